@@ -1,0 +1,11 @@
+package dev.petrel.http;
+
+/** How the end of a request body is found (RFC 9112 section 6.3). */
+public enum BodyFraming {
+    /** No body: neither Content-Length nor Transfer-Encoding was sent. */
+    NONE,
+    /** Content-Length bytes follow the head. */
+    LENGTH,
+    /** The body is chunked; decode it with {@link ChunkedDecoder}. */
+    CHUNKED
+}

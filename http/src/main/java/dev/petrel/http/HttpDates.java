@@ -1,0 +1,62 @@
+package dev.petrel.http;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+
+/**
+ * HTTP dates (RFC 9110 section 5.6.7): IMF-fixdate out; IMF-fixdate, the obsolete RFC 850 form
+ * and asctime in, as recipients must accept all three.
+ */
+public final class HttpDates {
+    private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+    private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    private static final DateTimeFormatter IMF_FIXDATE =
+            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ROOT);
+    private static final DateTimeFormatter RFC_850 =
+            DateTimeFormatter.ofPattern("EEEE, dd-MMM-yy HH:mm:ss 'GMT'", Locale.ROOT);
+    private static final DateTimeFormatter ASCTIME =
+            DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT);
+
+    private HttpDates() {}
+
+    /** {@code epochSecond} as an IMF-fixdate, e.g. {@code Sun, 06 Nov 1994 08:49:37 GMT}: always 29 ASCII bytes. */
+    public static String format(long epochSecond) {
+        LocalDateTime t = LocalDateTime.ofEpochSecond(epochSecond, 0, ZoneOffset.UTC);
+        StringBuilder s = new StringBuilder(29);
+        s.append(DAYS[t.getDayOfWeek().getValue() - 1]).append(", ");
+        twoDigits(s, t.getDayOfMonth()).append(' ');
+        s.append(MONTHS[t.getMonthValue() - 1]).append(' ');
+        s.append(t.getYear()).append(' ');
+        twoDigits(s, t.getHour()).append(':');
+        twoDigits(s, t.getMinute()).append(':');
+        twoDigits(s, t.getSecond()).append(" GMT");
+        return s.toString();
+    }
+
+    /** Parses any of the three HTTP date forms; {@code null} when {@code text} is none of them. */
+    public static Instant parse(String text) {
+        if (text == null) return null;
+        String trimmed = text.strip();
+        for (DateTimeFormatter format : new DateTimeFormatter[] {IMF_FIXDATE, RFC_850, ASCTIME}) {
+            try {
+                LocalDateTime t = LocalDateTime.parse(trimmed, format);
+                if (format == RFC_850 && t.getYear() > java.time.Year.now(ZoneOffset.UTC).getValue() + 50) {
+                    t = t.minusYears(100); // RFC 9110: a two-digit year more than 50 years ahead is in the past
+                }
+                return t.toInstant(ZoneOffset.UTC);
+            } catch (DateTimeParseException notThisForm) {
+                // try the next form
+            }
+        }
+        return null;
+    }
+
+    private static StringBuilder twoDigits(StringBuilder s, int value) {
+        if (value < 10) s.append('0');
+        return s.append(value);
+    }
+}
