@@ -1,0 +1,68 @@
+package dev.petrel.server;
+
+import dev.petrel.http.HeaderFields;
+import dev.petrel.http.HttpVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+
+/**
+ * The request a {@link Handler} answers. Valid only while the handler runs: the server reuses
+ * its storage for the next request on the connection.
+ */
+public interface Request {
+    /** The method, e.g. {@code GET}; case-sensitive. */
+    String method();
+
+    /** The request-target exactly as received, e.g. {@code /a%20b?x=1}. */
+    String target();
+
+    /** The path, percent-decoded as UTF-8, e.g. {@code /a b}. Use {@link #rawPath()} where an encoded {@code /} matters. */
+    String path();
+
+    /** The path as received, still percent-encoded. */
+    String rawPath();
+
+    /** The query string after {@code ?}, still encoded, or {@code null}. */
+    String query();
+
+    /** The protocol version of the request. */
+    HttpVersion version();
+
+    /** {@code http} or {@code https}, as the connection was received. */
+    String scheme();
+
+    /** The host the request was sent to (Host field, or the authority of an absolute-form target). */
+    String host();
+
+    /** All header fields, in the order received. */
+    HeaderFields headers();
+
+    /** The first value of a header field, or {@code null}. Names are case-insensitive. */
+    default String header(String name) {
+        return headers().first(name);
+    }
+
+    /** The declared body length, or -1 when chunked or absent. */
+    long contentLength();
+
+    /** Whether the request has a body to read (declared length above zero, or chunked). */
+    boolean hasBody();
+
+    /**
+     * The body as a stream. Reading sends {@code 100 Continue} first when the client asked for it.
+     * A malformed or oversized body makes reads throw {@link HttpStatusException} (400 or 413).
+     */
+    InputStream body();
+
+    /** Reads the whole body, up to the server's body limit. */
+    default byte[] bodyBytes() throws IOException {
+        return body().readAllBytes();
+    }
+
+    /** The client's address. */
+    InetSocketAddress remoteAddress();
+
+    /** The server address the request arrived on. */
+    InetSocketAddress localAddress();
+}

@@ -1,0 +1,44 @@
+package dev.petrel.server.engine;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+
+/**
+ * The seam between the protocol engine and a transport: blocking reads with a timeout, writes
+ * that complete, and close. A transport implements only this; keep-alive, pipelining, errors and
+ * limits live in the engine, once for every transport.
+ *
+ * <p>Contract: {@link #read} blocks until at least one byte is available, the peer closed (-1),
+ * or the timeout passed ({@link java.net.SocketTimeoutException}). {@link #write} returns only
+ * when every byte was handed to the network, however many partial writes that took.
+ */
+public interface Endpoint {
+    /**
+     * Reads into {@code dst} from its position, at most its remaining bytes.
+     *
+     * @return the number of bytes read, at least 1, or -1 at end of stream
+     * @throws java.net.SocketTimeoutException when nothing arrived within {@code timeoutMillis}
+     */
+    int read(ByteBuffer dst, int timeoutMillis) throws IOException;
+
+    /** Writes all {@code len} bytes of {@code src} from {@code off}. */
+    void write(byte[] src, int off, int len) throws IOException;
+
+    /** Half-closes: the peer sees end of stream while we may still read. */
+    void shutdownOutput() throws IOException;
+
+    /** Closes both directions; idempotent and safe from any thread. */
+    void close();
+
+    /** The peer's address. */
+    InetSocketAddress remoteAddress();
+
+    /** The local address. */
+    InetSocketAddress localAddress();
+
+    /** {@code http} for plain connections, {@code https} for TLS ones. */
+    default String scheme() {
+        return "http";
+    }
+}

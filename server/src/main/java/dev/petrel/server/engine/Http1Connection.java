@@ -1,0 +1,326 @@
+package dev.petrel.server.engine;
+
+import dev.petrel.http.ByteSink;
+import dev.petrel.http.DateCache;
+import dev.petrel.http.HttpError;
+import dev.petrel.http.HttpStatus;
+import dev.petrel.http.HttpVersion;
+import dev.petrel.http.Methods;
+import dev.petrel.http.ParseStatus;
+import dev.petrel.http.PercentDecoder;
+import dev.petrel.http.RequestHead;
+import dev.petrel.http.RequestParser;
+import dev.petrel.http.ResponseHeadEncoder;
+import dev.petrel.http.TargetForm;
+import dev.petrel.server.Handler;
+import dev.petrel.server.HttpStatusException;
+import dev.petrel.server.ServerConfig;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The HTTP/1.1 protocol engine for one connection, the same for every transport: it reads
+ * heads, runs the handler, and decides persistence. Transports give it an {@link Endpoint} and a
+ * thread to run {@link #serve()} on.
+ *
+ * <p>Per exchange: parse the head (within {@code headerTimeout} of its first byte; 408 after),
+ * reject invalid heads with the codec's status and close, arm the body stream (sending
+ * {@code 100 Continue} on the handler's first read), run the handler, complete its response,
+ * then keep the connection only if the request allowed it, the body was read or drained within
+ * {@code maxDrainBytes}, and the server is not stopping. Pipelined requests wait in the input
+ * buffer and are answered in order, one at a time.
+ */
+public final class Http1Connection implements ProtocolConnection, Http1Response.Exchange {
+    private static final System.Logger LOG = System.getLogger("dev.petrel.server.http1");
+    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CLOSE = "close".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TEXT_PLAIN = "text/plain;charset=UTF-8".getBytes(StandardCharsets.US_ASCII);
+    private static final int LINGER_MILLIS = 1000;
+    private static final int LINGER_BYTES = 256 * 1024;
+
+    private final Endpoint endpoint;
+    private final Handler handler;
+    private final ServerConfig config;
+    private final DateCache dates;
+    private final ConnectionInput input;
+    private final RequestParser parser;
+    private final RequestBody body;
+    private final Http1Request request;
+    private final Http1Response response;
+    private final ByteSink sink = new ByteSink(1024);
+
+    private final Object lifecycle = new Object();
+    private boolean idle;            // guarded by lifecycle
+    private boolean closedByServer;  // guarded by lifecycle
+    private volatile boolean draining;
+
+    private RequestHead head;
+    private boolean continueSent;
+    private int served;
+
+    /** An engine for one connection; call {@link #serve()} on the thread the transport gives it. */
+    public Http1Connection(Endpoint endpoint, Handler handler, ServerConfig config, DateCache dates) {
+        this.endpoint = endpoint;
+        this.handler = handler;
+        this.config = config;
+        this.dates = dates;
+        this.input = new ConnectionInput(endpoint, 8192);
+        this.parser = new RequestParser(config.limits());
+        this.body = new RequestBody(input, config.limits(), millis(config.bodyReadTimeout().toNanos()));
+        this.request = new Http1Request(endpoint, body);
+        this.response = new Http1Response(endpoint, new ByteSink(config.responseBufferSize() + 512), dates,
+                config.responseBufferSize());
+    }
+
+    /** Serves requests until the connection ends, then closes it. Never throws. */
+    @Override
+    public void serve() {
+        try {
+            while (readHead() && exchange()) {
+                // next request on the same connection
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "connection from " + endpoint.remoteAddress() + " ended: " + e);
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.ERROR, "unexpected failure on connection from " + endpoint.remoteAddress(), e);
+        } finally {
+            endpoint.close();
+        }
+    }
+
+    /**
+     * Asks the connection to finish: an idle one closes now, a busy one after its current
+     * response (which then says {@code Connection: close}). Safe from any thread.
+     */
+    @Override
+    public void drain() {
+        synchronized (lifecycle) {
+            draining = true;
+            if (idle) {
+                closedByServer = true;
+                endpoint.close();
+            }
+        }
+    }
+
+    /** Closes the connection now, whatever it is doing. Safe from any thread. */
+    @Override
+    public void abort() {
+        synchronized (lifecycle) {
+            closedByServer = true;
+        }
+        endpoint.close();
+    }
+
+    // ---- reading the head ----
+
+    private boolean readHead() throws IOException {
+        parser.reset();
+        if (!enterIdle()) return false;
+        long deadline = 0;
+        while (true) {
+            if (input.hasRemaining()) {
+                if (deadline == 0) {
+                    if (!leaveIdle()) return false;
+                    deadline = System.nanoTime() + config.headerTimeout().toNanos();
+                }
+                ParseStatus status = parser.parse(input.buffer());
+                if (status == ParseStatus.COMPLETE) return true;
+                if (status == ParseStatus.ERROR) {
+                    HttpError error = parser.error();
+                    LOG.log(System.Logger.Level.DEBUG, () -> "rejected request from " + endpoint.remoteAddress()
+                            + ": " + error.status() + " " + error.reason());
+                    sendErrorAndClose(error.status(), error.reason());
+                    return false;
+                }
+            }
+            int timeout;
+            if (deadline == 0) {
+                timeout = millis((served == 0 ? config.headerTimeout() : config.idleTimeout()).toNanos());
+            } else {
+                timeout = millis(deadline - System.nanoTime());
+                if (timeout <= 0) return headerTimedOut();
+            }
+            int n;
+            try {
+                n = input.fill(timeout);
+            } catch (SocketTimeoutException e) {
+                if (deadline == 0) return false; // idle: close quietly (RFC 9112 section 9.5)
+                return headerTimedOut();
+            }
+            if (n < 0) return false; // peer closed, between requests or inside a head: nothing to answer
+        }
+    }
+
+    private boolean headerTimedOut() throws IOException {
+        LOG.log(System.Logger.Level.DEBUG, () -> "request head from " + endpoint.remoteAddress() + " timed out");
+        sendErrorAndClose(408, "Request head not received in time");
+        return false;
+    }
+
+    private boolean enterIdle() {
+        synchronized (lifecycle) {
+            if (draining || closedByServer) return false;
+            idle = true;
+            return true;
+        }
+    }
+
+    private boolean leaveIdle() {
+        synchronized (lifecycle) {
+            if (closedByServer) return false;
+            idle = false;
+            return true;
+        }
+    }
+
+    // ---- one exchange ----
+
+    private boolean exchange() throws IOException {
+        head = parser.head();
+        served++;
+        continueSent = false;
+        String path = decodedPath(head);
+        if (path == null) {
+            sendErrorAndClose(400, "Invalid percent-encoding in the request target");
+            return false;
+        }
+        switch (head.framing()) {
+            case NONE -> body.none();
+            case LENGTH -> body.fixed(head.contentLength(), this::sendContinue);
+            case CHUNKED -> body.chunked(this::sendContinue);
+        }
+        request.begin(head, path);
+        response.begin(this);
+        try {
+            try {
+                handler.handle(request, response);
+            } catch (HttpStatusException e) {
+                if (!answerWithError(e.status(), e.getMessage())) return false;
+            } catch (IOException e) {
+                if (!body.failed() || response.committed()) throw e; // the client is gone, or the response broke
+                // the body read timed out or was cut short: the framing is lost, so answer and close
+                if (!answerWithError(400, "Request body incomplete")) return false;
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.WARNING, "handler failed on " + head.method() + " " + head.target(), e);
+                if (!answerWithError(500, HttpStatus.reason(500))) return false;
+            }
+            response.finish();
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "response to " + endpoint.remoteAddress() + " failed: " + e);
+            return false;
+        }
+        if (response.closesConnection()) {
+            closeGracefully();
+            return false;
+        }
+        if (!body.finished() && !body.drain(config.maxDrainBytes())) {
+            closeGracefully();
+            return false;
+        }
+        return true;
+    }
+
+    /** Replaces an uncommitted response by an error; returns false when the head had left and the connection must be cut. */
+    private boolean answerWithError(int status, String message) throws IOException {
+        if (response.committed()) {
+            abort(); // the client sees a truncated response rather than a wrong one
+            return false;
+        }
+        response.discard();
+        response.status(status).header("Content-Type", "text/plain;charset=UTF-8");
+        response.send(HttpStatus.reason(status) + ": " + message + "\n");
+        return true;
+    }
+
+    private void sendContinue() throws IOException {
+        if (head.expectContinue() && !continueSent && !response.committed()) {
+            endpoint.write(CONTINUE, 0, CONTINUE.length);
+            continueSent = true;
+        }
+    }
+
+    private static String decodedPath(RequestHead head) {
+        if (head.targetForm() == TargetForm.ASTERISK) return "*";
+        if (head.targetForm() == TargetForm.AUTHORITY) return "";
+        return PercentDecoder.decode(head.rawPath());
+    }
+
+    // ---- what the response asks at commit ----
+
+    @Override
+    public boolean mustClose() {
+        if (!head.keepAlive() || draining || served >= config.maxRequestsPerConnection()) return true;
+        if (body.failed()) return true;
+        if (!body.finished()) {
+            // A client that waits for 100-continue and got a final answer may or may not send the body.
+            if (head.expectContinue() && !continueSent) return true;
+            if (body.remainingDeclared() > config.maxDrainBytes()) return true;
+        }
+        return false;
+    }
+
+    @Override
+    public boolean confirmKeepAlive() {
+        return head.version() == HttpVersion.HTTP_1_0;
+    }
+
+    @Override
+    public boolean http10() {
+        return head.version() == HttpVersion.HTTP_1_0;
+    }
+
+    @Override
+    public boolean headRequest() {
+        return Methods.HEAD.equals(head.method());
+    }
+
+    // ---- closing ----
+
+    /** Answers a request whose head could not be used, then closes: the framing is in doubt. */
+    private void sendErrorAndClose(int status, String reason) throws IOException {
+        byte[] text = (HttpStatus.reason(status) + ": " + reason + "\n").getBytes(StandardCharsets.UTF_8);
+        sink.clear();
+        ResponseHeadEncoder.statusLine(status, sink);
+        ResponseHeadEncoder.field(ResponseHeadEncoder.DATE, dates.bytes(), sink);
+        ResponseHeadEncoder.field(ResponseHeadEncoder.CONTENT_TYPE, TEXT_PLAIN, sink);
+        ResponseHeadEncoder.field(ResponseHeadEncoder.CONTENT_LENGTH, text.length, sink);
+        ResponseHeadEncoder.field(ResponseHeadEncoder.CONNECTION, CLOSE, sink);
+        ResponseHeadEncoder.end(sink);
+        sink.write(text);
+        endpoint.write(sink.array(), 0, sink.length());
+        closeGracefully();
+    }
+
+    /**
+     * Half-closes, then reads and discards for a moment before closing. Closing a socket with
+     * unread input makes the kernel send RST, which can destroy the response still in flight to
+     * the client; lingering lets the client read it first.
+     */
+    private void closeGracefully() {
+        try {
+            endpoint.shutdownOutput();
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
+            int discarded = 0;
+            while (discarded < LINGER_BYTES) {
+                int timeout = millis(deadline - System.nanoTime());
+                if (timeout <= 0) break;
+                input.buffer().position(input.buffer().limit());
+                int n = input.fill(timeout);
+                if (n < 0) break;
+                discarded += n;
+            }
+        } catch (IOException e) {
+            // the peer is gone already; nothing left to protect
+        } finally {
+            endpoint.close();
+        }
+    }
+
+    private static int millis(long nanos) {
+        if (nanos <= 0) return 0;
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(nanos)));
+    }
+}

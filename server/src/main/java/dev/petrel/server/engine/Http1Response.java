@@ -1,0 +1,354 @@
+package dev.petrel.server.engine;
+
+import dev.petrel.http.ByteSink;
+import dev.petrel.http.ChunkedEncoder;
+import dev.petrel.http.DateCache;
+import dev.petrel.http.HttpStatus;
+import dev.petrel.http.ResponseHeadEncoder;
+import dev.petrel.server.Response;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The HTTP/1.1 response of one exchange. Body bytes are buffered until the buffer overflows or
+ * the handler finishes; a response that fits leaves as head and body in one write with its
+ * Content-Length. A longer one is streamed: with its declared length, chunked for HTTP/1.1
+ * clients, or delimited by closing the connection for HTTP/1.0 ones.
+ */
+final class Http1Response implements Response {
+    private enum State { OPEN, COMMITTED, COMPLETE }
+
+    private enum Framing { NONE, LENGTH, CHUNKED, CLOSE_DELIMITED }
+
+    /** Copy body pieces up to this size next to their framing, to send them in one write. */
+    private static final int MAX_COPY = 32 * 1024;
+    private static final byte[] CLOSE = "close".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEEP_ALIVE = "keep-alive".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CHUNKED = "chunked".getBytes(StandardCharsets.US_ASCII);
+
+    /** What the connection tells the response at commit time. */
+    interface Exchange {
+        /** Whether the connection must close after this response, as far as the engine knows. */
+        boolean mustClose();
+
+        /** Whether the client is HTTP/1.0 and asked for keep-alive, so the response must confirm it. */
+        boolean confirmKeepAlive();
+
+        boolean http10();
+
+        boolean headRequest();
+    }
+
+    private final Endpoint endpoint;
+    private final ByteSink sink;
+    private final DateCache dates;
+    private final ResponseHeaders headers = new ResponseHeaders();
+    private final byte[] buffer;
+    private final BodyStream stream = new BodyStream();
+    private Exchange exchange;
+    private State state;
+    private Framing framing;
+    private int status;
+    private long declaredLength;
+    private int buffered;
+    private long written;
+    private boolean closeConnection;
+
+    Http1Response(Endpoint endpoint, ByteSink sink, DateCache dates, int bufferSize) {
+        this.endpoint = endpoint;
+        this.sink = sink;
+        this.dates = dates;
+        this.buffer = new byte[bufferSize];
+    }
+
+    void begin(Exchange exchange) {
+        this.exchange = exchange;
+        state = State.OPEN;
+        framing = null;
+        status = 200;
+        declaredLength = -1;
+        buffered = 0;
+        written = 0;
+        closeConnection = false;
+        headers.clear();
+    }
+
+    /** Forgets status, headers and buffered body, to answer with an error instead. Only before commit. */
+    void discard() {
+        if (state != State.OPEN) throw new IllegalStateException("response already committed");
+        Exchange current = exchange;
+        begin(current);
+    }
+
+    /** Whether the connection must close after this response (decided at commit). */
+    boolean closesConnection() {
+        return closeConnection;
+    }
+
+    boolean complete() {
+        return state == State.COMPLETE;
+    }
+
+    @Override
+    public Response status(int status) {
+        checkOpen();
+        if (status < 100 || status > 999) throw new IllegalArgumentException("status must have three digits: " + status);
+        if (status == 101 || (status >= 100 && status < 200)) {
+            throw new IllegalArgumentException("interim and upgrade responses are the server's to send: " + status);
+        }
+        this.status = status;
+        return this;
+    }
+
+    @Override
+    public int status() {
+        return status;
+    }
+
+    @Override
+    public Response header(String name, String value) {
+        checkOpen();
+        if (isFraming(name, value)) return this;
+        headers.set(name, value);
+        return this;
+    }
+
+    @Override
+    public Response addHeader(String name, String value) {
+        checkOpen();
+        if (isFraming(name, value)) return this;
+        headers.add(name, value);
+        return this;
+    }
+
+    /** Content-Length and Transfer-Encoding belong to the engine; a declared length is taken as {@link #contentLength}. */
+    private boolean isFraming(String name, String value) {
+        if ("Content-Length".equalsIgnoreCase(name)) {
+            try {
+                contentLength(Long.parseLong(value.strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("invalid Content-Length: " + value);
+            }
+            return true;
+        }
+        if ("Transfer-Encoding".equalsIgnoreCase(name)) {
+            throw new IllegalArgumentException("Transfer-Encoding is set by the server");
+        }
+        return false;
+    }
+
+    @Override
+    public String header(String name) {
+        if ("Content-Length".equalsIgnoreCase(name)) return declaredLength < 0 ? null : Long.toString(declaredLength);
+        return headers.get(name);
+    }
+
+    @Override
+    public Response contentLength(long length) {
+        checkOpen();
+        if (length < 0) throw new IllegalArgumentException("negative Content-Length");
+        if (buffered > length) throw new IllegalStateException("more than " + length + " bytes already written");
+        declaredLength = length;
+        return this;
+    }
+
+    @Override
+    public void send(byte[] body) throws IOException {
+        checkOpen();
+        if (buffered > 0) {
+            stream.write(body);
+            finish();
+            return;
+        }
+        if (declaredLength >= 0 && declaredLength != body.length) {
+            throw new IllegalStateException("Content-Length " + declaredLength + " declared, " + body.length + " bytes sent");
+        }
+        declaredLength = body.length;
+        written = body.length;
+        boolean sendsBody = !exchange.headRequest() && !HttpStatus.forbidsBody(status);
+        writeHead(Framing.LENGTH);
+        if (sendsBody && body.length <= MAX_COPY) {
+            sink.write(body);
+            flushSink();
+        } else {
+            flushSink();
+            if (sendsBody) endpoint.write(body, 0, body.length);
+        }
+        state = State.COMPLETE;
+    }
+
+    @Override
+    public void send(String text) throws IOException {
+        if (headers.get("Content-Type") == null) header("Content-Type", "text/plain;charset=UTF-8");
+        send(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public OutputStream body() {
+        return stream;
+    }
+
+    @Override
+    public boolean committed() {
+        return state != State.OPEN;
+    }
+
+    /** Completes the response: sends what is buffered, or the last chunk. Throws when a declared length was not met. */
+    void finish() throws IOException {
+        switch (state) {
+            case OPEN -> {
+                if (declaredLength < 0) declaredLength = written;
+                if (declaredLength != written && sendsBody()) {
+                    throw new IOException("Content-Length " + declaredLength + " declared, " + written + " bytes written");
+                }
+                writeHead(Framing.LENGTH);
+                if (sendsBody()) sink.write(buffer, 0, buffered);
+                flushSink();
+            }
+            case COMMITTED -> {
+                if (framing == Framing.CHUNKED) {
+                    sink.clear();
+                    ChunkedEncoder.lastChunk(sink);
+                    flushSink();
+                } else if (framing == Framing.LENGTH && written != declaredLength && sendsBody()) {
+                    state = State.COMPLETE;
+                    throw new IOException("Content-Length " + declaredLength + " declared, " + written + " bytes written");
+                }
+            }
+            case COMPLETE -> { }
+        }
+        state = State.COMPLETE;
+    }
+
+    private boolean sendsBody() {
+        return !exchange.headRequest() && !HttpStatus.forbidsBody(status);
+    }
+
+    /** Sends the head and what is buffered, choosing how the rest of the body is framed. */
+    private void commitStreaming() throws IOException {
+        Framing chosen;
+        if (!sendsBody() || declaredLength >= 0) {
+            chosen = Framing.LENGTH;
+        } else if (exchange.http10()) {
+            chosen = Framing.CLOSE_DELIMITED;
+        } else {
+            chosen = Framing.CHUNKED;
+        }
+        writeHead(chosen);
+        if (sendsBody() && buffered > 0) appendFramed(buffer, 0, buffered);
+        buffered = 0;
+        flushSink();
+        state = State.COMMITTED;
+    }
+
+    private void writeHead(Framing chosen) {
+        framing = chosen;
+        closeConnection = exchange.mustClose() || chosen == Framing.CLOSE_DELIMITED || handlerAskedToClose();
+        sink.clear();
+        ResponseHeadEncoder.statusLine(status, sink);
+        boolean dateSet = false;
+        for (int i = 0; i < headers.size(); i++) {
+            String name = headers.name(i);
+            if ("Connection".equalsIgnoreCase(name)) continue; // the engine writes its own decision below
+            if ("Date".equalsIgnoreCase(name)) dateSet = true;
+            ResponseHeadEncoder.field(name, headers.value(i), sink);
+        }
+        if (!dateSet) ResponseHeadEncoder.field(ResponseHeadEncoder.DATE, dates.bytes(), sink);
+        if (chosen == Framing.CHUNKED) {
+            ResponseHeadEncoder.field(ResponseHeadEncoder.TRANSFER_ENCODING, CHUNKED, sink);
+        } else if (chosen == Framing.LENGTH && !HttpStatus.forbidsBody(status)) {
+            ResponseHeadEncoder.field(ResponseHeadEncoder.CONTENT_LENGTH, declaredLength, sink);
+        }
+        if (closeConnection) {
+            ResponseHeadEncoder.field(ResponseHeadEncoder.CONNECTION, CLOSE, sink);
+        } else if (exchange.confirmKeepAlive()) {
+            ResponseHeadEncoder.field(ResponseHeadEncoder.CONNECTION, KEEP_ALIVE, sink);
+        }
+        ResponseHeadEncoder.end(sink);
+    }
+
+    private boolean handlerAskedToClose() {
+        String connection = headers.get("Connection");
+        if (connection == null) return false;
+        for (String token : connection.split(",")) {
+            if (token.strip().equalsIgnoreCase("close")) return true;
+        }
+        return false;
+    }
+
+    private void appendFramed(byte[] b, int off, int len) {
+        if (framing == Framing.CHUNKED) {
+            ChunkedEncoder.chunkHeader(len, sink);
+            sink.write(b, off, len);
+            ChunkedEncoder.chunkEnd(sink);
+        } else {
+            sink.write(b, off, len);
+        }
+    }
+
+    private void writeBody(byte[] b, int off, int len) throws IOException {
+        if (framing == Framing.LENGTH && written > declaredLength) {
+            throw new IOException("more body bytes than the declared Content-Length " + declaredLength);
+        }
+        if (framing == Framing.CHUNKED || len <= MAX_COPY) {
+            while (len > 0) {
+                int piece = Math.min(len, MAX_COPY);
+                sink.clear();
+                appendFramed(b, off, piece);
+                flushSink();
+                off += piece;
+                len -= piece;
+            }
+        } else {
+            endpoint.write(b, off, len);
+        }
+    }
+
+    private void flushSink() throws IOException {
+        endpoint.write(sink.array(), 0, sink.length());
+        sink.clear();
+    }
+
+    private void checkOpen() {
+        if (state != State.OPEN) throw new IllegalStateException("response already committed");
+    }
+
+    /** The handler's view of the body. */
+    private final class BodyStream extends OutputStream {
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            java.util.Objects.checkFromIndexSize(off, len, b.length);
+            if (state == State.COMPLETE) throw new IOException("response already complete");
+            if (len == 0) return;
+            written += len;
+            if (!sendsBody()) {
+                return; // HEAD and bodiless statuses: counted for Content-Length, never sent
+            }
+            if (state == State.OPEN) {
+                if (buffered + len <= buffer.length) {
+                    System.arraycopy(b, off, buffer, buffered, len);
+                    buffered += len;
+                    return;
+                }
+                commitStreaming();
+            }
+            writeBody(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (state == State.OPEN && sendsBody()) commitStreaming();
+        }
+
+        @Override
+        public void close() throws IOException {
+            finish();
+        }
+    }
+}

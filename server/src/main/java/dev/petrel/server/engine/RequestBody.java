@@ -1,0 +1,179 @@
+package dev.petrel.server.engine;
+
+import dev.petrel.http.ChunkedDecoder;
+import dev.petrel.http.HttpLimits;
+import dev.petrel.http.ParseStatus;
+import dev.petrel.server.HttpStatusException;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+
+/**
+ * The body of the current request, read from the connection's buffer and then from the
+ * endpoint. One instance per connection, re-armed for each request, so reading a body costs no
+ * allocation beyond the caller's array.
+ */
+final class RequestBody extends InputStream {
+    private enum Mode { NONE, LENGTH, CHUNKED }
+
+    /** Called before the first read, to send {@code 100 Continue} when the client waits for it. */
+    interface FirstReadListener {
+        void beforeFirstRead() throws IOException;
+    }
+
+    private final ConnectionInput input;
+    private final ChunkedDecoder chunked;
+    private final int readTimeoutMillis;
+    private FirstReadListener listener;
+    private Mode mode = Mode.NONE;
+    private long remaining;
+    private boolean finished = true;
+    private boolean failed;
+    private boolean touched;
+    private ByteBuffer wrapped = ByteBuffer.allocate(0);
+
+    RequestBody(ConnectionInput input, HttpLimits limits, int readTimeoutMillis) {
+        this.input = input;
+        this.chunked = new ChunkedDecoder(limits);
+        this.readTimeoutMillis = readTimeoutMillis;
+    }
+
+    void none() {
+        arm(Mode.NONE, 0, null);
+    }
+
+    void fixed(long length, FirstReadListener listener) {
+        arm(Mode.LENGTH, length, listener);
+    }
+
+    void chunked(FirstReadListener listener) {
+        chunked.reset();
+        arm(Mode.CHUNKED, -1, listener);
+    }
+
+    private void arm(Mode mode, long length, FirstReadListener listener) {
+        this.mode = mode;
+        this.remaining = length;
+        this.listener = listener;
+        this.finished = mode == Mode.NONE;
+        this.failed = false;
+        this.touched = false;
+    }
+
+    /** Whether the whole body has been consumed from the connection. */
+    boolean finished() {
+        return finished;
+    }
+
+    /** Whether the body turned out malformed, too large or truncated: the framing is lost. */
+    boolean failed() {
+        return failed;
+    }
+
+    /** Whether the handler started reading (and so the client was told to continue). */
+    boolean touched() {
+        return touched;
+    }
+
+    /** Body bytes still expected when the length is declared, else -1. */
+    long remainingDeclared() {
+        return mode == Mode.LENGTH ? remaining : -1;
+    }
+
+    /**
+     * Reads and discards what is left, up to {@code maxBytes}, so the connection can carry the
+     * next request. Returns whether the body is now finished.
+     */
+    boolean drain(long maxBytes) {
+        if (finished) return true;
+        if (failed) return false;
+        byte[] scratch = new byte[(int) Math.min(8192, Math.max(1, maxBytes))];
+        long left = maxBytes;
+        try {
+            while (!finished && left > 0) {
+                int n = read(scratch, 0, (int) Math.min(scratch.length, left));
+                if (n < 0) break;
+                left -= n;
+            }
+        } catch (IOException | HttpStatusException e) {
+            return false;
+        }
+        return finished;
+    }
+
+    @Override
+    public int read() throws IOException {
+        byte[] one = new byte[1];
+        int n = read(one, 0, 1);
+        return n < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        if (len == 0) return 0;
+        if (finished) return -1;
+        if (failed) throw new IOException("request body already failed");
+        if (!touched) {
+            touched = true;
+            if (listener != null) listener.beforeFirstRead();
+        }
+        return mode == Mode.LENGTH ? readFixed(b, off, len) : readChunked(b, off, len);
+    }
+
+    @Override
+    public int available() {
+        if (finished || failed) return 0;
+        int buffered = input.buffer().remaining();
+        return mode == Mode.LENGTH ? (int) Math.min(buffered, remaining) : 0;
+    }
+
+    private int readFixed(byte[] b, int off, int len) throws IOException {
+        ByteBuffer buffer = input.buffer();
+        if (!buffer.hasRemaining()) fillOrFail();
+        int n = (int) Math.min(Math.min(len, remaining), buffer.remaining());
+        buffer.get(b, off, n);
+        remaining -= n;
+        if (remaining == 0) finished = true;
+        return n;
+    }
+
+    private int readChunked(byte[] b, int off, int len) throws IOException {
+        if (wrapped.array() != b) wrapped = ByteBuffer.wrap(b);
+        wrapped.limit(off + len).position(off);
+        while (true) {
+            ParseStatus status = chunked.decode(input.buffer(), wrapped);
+            int n = wrapped.position() - off;
+            if (status == ParseStatus.ERROR) {
+                failed = true;
+                throw new HttpStatusException(chunked.error().status(), chunked.error().reason());
+            }
+            if (status == ParseStatus.COMPLETE) {
+                finished = true;
+                return n > 0 ? n : -1;
+            }
+            if (n > 0) return n;
+            fillOrFail();
+        }
+    }
+
+    private void fillOrFail() throws IOException {
+        int n;
+        try {
+            n = input.fill(readTimeoutMillis);
+        } catch (IOException e) {
+            failed = true;
+            throw e;
+        }
+        if (n < 0) {
+            failed = true;
+            throw new EOFException("connection closed before the request body was complete");
+        }
+    }
+
+    @Override
+    public void close() {
+        // The connection owns the stream; what is left unread is drained or the connection closed.
+    }
+}
