@@ -161,12 +161,12 @@ final class Http1Response implements Response {
             finish();
             return;
         }
-        if (declaredLength >= 0 && declaredLength != body.length) {
+        boolean sendsBody = sendsBody();
+        if (declaredLength >= 0 && declaredLength != body.length && sendsBody) {
             throw new IllegalStateException("Content-Length " + declaredLength + " declared, " + body.length + " bytes sent");
         }
-        declaredLength = body.length;
+        if (declaredLength < 0) declaredLength = body.length; // a HEAD answer keeps the length it declared
         written = body.length;
-        boolean sendsBody = !exchange.headRequest() && !HttpStatus.forbidsBody(status);
         writeHead(Framing.LENGTH);
         if (sendsBody && body.length <= MAX_COPY) {
             sink.write(body);

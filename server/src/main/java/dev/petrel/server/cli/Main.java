@@ -1,0 +1,142 @@
+package dev.petrel.server.cli;
+
+import dev.petrel.server.Handler;
+import dev.petrel.server.Server;
+import dev.petrel.server.Version;
+import dev.petrel.server.demo.DemoSite;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.BindException;
+import java.net.SocketException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The {@code petrel} command line. Errors are one line on standard error and a non-zero exit:
+ * 2 for a command line that cannot be obeyed, 1 for a server that cannot start.
+ */
+public final class Main {
+    private static final String USAGE = """
+            Usage: petrel COMMAND [options]
+
+            Commands:
+              serve      run the server with the demo site (petrel serve --help)
+              version    print the version
+              help       print this help
+            """;
+
+    private Main() {}
+
+    /** Runs a command; exits the JVM with its status. */
+    public static void main(String[] args) {
+        configureLogFormat();
+        System.exit(run(Arrays.asList(args), System.out, System.err));
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        if (args.isEmpty()) {
+            err.print(USAGE);
+            return 2;
+        }
+        String command = args.getFirst();
+        List<String> rest = args.subList(1, args.size());
+        try {
+            return switch (command) {
+                case "serve" -> {
+                    if (rest.contains("--help") || rest.contains("-h")) {
+                        out.print(ServeOptions.HELP);
+                        yield 0;
+                    }
+                    yield serve(ServeOptions.parse(rest), err);
+                }
+                case "version", "--version" -> {
+                    out.println("petrel " + Version.get());
+                    yield 0;
+                }
+                case "help", "--help", "-h" -> {
+                    out.print(USAGE);
+                    yield 0;
+                }
+                default -> throw new UsageException("unknown command '" + command + "'");
+            };
+        } catch (UsageException e) {
+            err.println("petrel: " + e.getMessage() + " (see 'petrel help')");
+            return 2;
+        }
+    }
+
+    private static int serve(ServeOptions options, PrintStream err) {
+        System.Logger log = System.getLogger("dev.petrel.server");
+        Server server;
+        String site;
+        try {
+            Path root = options.root() != null ? options.root() : DemoSite.bundledRoot();
+            if (options.root() != null && !Files.isDirectory(root)) {
+                err.println("petrel: --root " + root + " is not a folder");
+                return 2;
+            }
+            site = options.root() != null ? root.toAbsolutePath().toString() : "bundled demo site";
+            Handler app = DemoSite.handler(root, InstantSource.system());
+            Server.Builder builder = Server.builder()
+                    .host(options.host())
+                    .port(options.port())
+                    .transport(options.transport())
+                    .shutdownGrace(options.shutdownGrace())
+                    .handler(app);
+            if (options.maxConnections() > 0) builder.maxConnections(options.maxConnections());
+            server = builder.start();
+        } catch (BindException e) {
+            err.println("petrel: cannot listen on " + options.host() + ":" + options.port() + ": " + e.getMessage());
+            return 1;
+        } catch (SocketException e) {
+            err.println("petrel: cannot listen on " + options.host() + ":" + options.port() + ": " + e.getMessage());
+            return 1;
+        } catch (IOException e) {
+            err.println("petrel: cannot start: " + e.getMessage());
+            return 1;
+        }
+
+        CountDownLatch stopRequested = new CountDownLatch(1);
+        boolean signalsHandled = SignalHandling.onTermination(stopRequested::countDown);
+        if (!signalsHandled) {
+            // Without signal handlers the JVM still runs shutdown hooks on SIGTERM (and exits with 143).
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop(options.shutdownGrace())));
+        }
+        long readyMillis = Duration.between(jvmStart(), Instant.now()).toMillis();
+        log.log(System.Logger.Level.INFO, "Petrel {0} ready: transport={1}, http://{2}:{3}/ serving {4}, in {5} ms since JVM start",
+                Version.get(), options.transport().cliName(), hostForUrl(server), String.valueOf(server.address().getPort()),
+                site, String.valueOf(readyMillis));
+        try {
+            stopRequested.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        log.log(System.Logger.Level.INFO, "stopping: finishing requests in flight (up to {0} s)", options.shutdownGrace().toSeconds());
+        boolean clean = server.stop(options.shutdownGrace());
+        log.log(System.Logger.Level.INFO, clean ? "stopped" : "stopped; connections still busy at the end of the grace period were closed");
+        return 0;
+    }
+
+    private static String hostForUrl(Server server) {
+        String host = server.address().getAddress().getHostAddress();
+        return host.contains(":") ? "[" + host + "]" : host;
+    }
+
+    private static Instant jvmStart() {
+        return ProcessHandle.current().info().startInstant().orElse(Instant.now());
+    }
+
+    /** One line per record, unless the user configured java.util.logging already. */
+    private static void configureLogFormat() {
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null
+                && System.getProperty("java.util.logging.config.file") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
+        }
+    }
+}

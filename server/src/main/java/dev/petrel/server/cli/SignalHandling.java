@@ -1,0 +1,21 @@
+package dev.petrel.server.cli;
+
+/**
+ * Turns SIGTERM and SIGINT into a graceful stop that exits 0, as process managers expect of a
+ * server asked to stop. Uses {@code sun.misc.Signal} (module jdk.unsupported), the only JDK API
+ * for this; without it the caller falls back to a shutdown hook.
+ */
+final class SignalHandling {
+    private SignalHandling() {}
+
+    /** Runs {@code action} on SIGTERM or SIGINT; returns false when signals cannot be handled here. */
+    static boolean onTermination(Runnable action) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> action.run());
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> action.run());
+            return true;
+        } catch (IllegalArgumentException | LinkageError e) {
+            return false;
+        }
+    }
+}

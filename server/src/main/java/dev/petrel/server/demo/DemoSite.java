@@ -1,0 +1,97 @@
+package dev.petrel.server.demo;
+
+import dev.petrel.http.DateCache;
+import dev.petrel.server.Handler;
+import dev.petrel.server.Request;
+import dev.petrel.server.Response;
+import dev.petrel.server.Router;
+import dev.petrel.server.files.StaticFiles;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemAlreadyExistsException;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.Map;
+
+/**
+ * The demo site of {@code ./petrel serve}: the applications of the seeds' experiments plus
+ * static files.
+ * <ul>
+ *   <li>{@code GET /}: {@code HelloWorld}, 10 bytes of {@code text/plain;charset=UTF-8}, the app of the latency comparison;</li>
+ *   <li>{@code GET /date}: a small HTML page with the current date and time, the JSP of the connector comparison;</li>
+ *   <li>{@code POST /echo}: the request body back, with its content type;</li>
+ *   <li>anything else: a file under the site root.</li>
+ * </ul>
+ */
+public final class DemoSite {
+    private static final byte[] HELLO = "HelloWorld".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final String BUNDLED = "site/index.html";
+
+    private DemoSite() {}
+
+    /** The demo application serving static files from {@code root}. */
+    public static Handler handler(Path root, InstantSource clock) throws IOException {
+        DateCache dates = new DateCache(clock);
+        return Router.builder()
+                .get("/", DemoSite::hello)
+                .get("/date", (request, response) -> date(response, dates))
+                .post("/echo", DemoSite::echo)
+                .fallback(new StaticFiles(root))
+                .build();
+    }
+
+    /** The folder of the site bundled with Petrel: a directory when run from classes, a zip file system inside a jar. */
+    public static Path bundledRoot() throws IOException {
+        URL index = DemoSite.class.getResource(BUNDLED);
+        if (index == null) throw new IOException("the bundled demo site is missing from the class path");
+        try {
+            URI uri = index.toURI();
+            if ("jar".equals(uri.getScheme())) {
+                FileSystem jar;
+                try {
+                    jar = FileSystems.newFileSystem(uri, Map.of());
+                } catch (FileSystemAlreadyExistsException e) {
+                    jar = FileSystems.getFileSystem(uri);
+                }
+                return jar.provider().getPath(uri).getParent();
+            }
+            return Path.of(uri).getParent();
+        } catch (URISyntaxException e) {
+            throw new IOException("cannot locate the bundled demo site: " + e.getMessage(), e);
+        }
+    }
+
+    private static void hello(Request request, Response response) throws IOException {
+        response.contentType("text/plain;charset=UTF-8").send(HELLO);
+    }
+
+    private static void date(Response response, DateCache dates) throws IOException {
+        String now = dates.text();
+        response.contentType("text/html;charset=UTF-8").send("""
+                <!DOCTYPE html>
+                <html lang="en">
+                <head><meta charset="utf-8"><title>Petrel: date</title></head>
+                <body>
+                <h1>Current date</h1>
+                <p>%s</p>
+                </body>
+                </html>
+                """.formatted(now));
+    }
+
+    private static void echo(Request request, Response response) throws IOException {
+        String type = request.header("Content-Type");
+        response.contentType(type != null ? type : "application/octet-stream");
+        if (request.contentLength() >= 0) response.contentLength(request.contentLength());
+        else if (!request.hasBody()) response.contentLength(0);
+        try (InputStream in = request.body(); OutputStream out = response.body()) {
+            in.transferTo(out);
+        }
+    }
+}
