@@ -1,0 +1,78 @@
+package dev.petrel.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The command line's answers to bad input: one line, a non-zero exit, no stack trace. */
+class MainTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void rejectsAnUnknownCommand() {
+        assertThat(run("fly")).isEqualTo(2);
+        assertThat(err()).isEqualTo("petrel: unknown command 'fly' (see 'petrel help')" + System.lineSeparator());
+    }
+
+    @Test
+    void rejectsAnUnknownOption() {
+        assertThat(run("serve", "--colour", "blue")).isEqualTo(2);
+        assertThat(err()).startsWith("petrel: unknown option '--colour'").doesNotContain("Exception");
+    }
+
+    @Test
+    void rejectsAnUnknownTransportNamingTheValidOnes() {
+        assertThat(run("serve", "--transport", "carrier-pigeon")).isEqualTo(2);
+        assertThat(err()).contains("unknown transport 'carrier-pigeon'").contains("blocking").contains("virtual");
+    }
+
+    @Test
+    void rejectsAPortOutOfRangeAndAMissingValue() {
+        assertThat(run("serve", "--port", "70000")).isEqualTo(2);
+        assertThat(err()).contains("--port takes a whole number from 0 to 65535, not '70000'");
+        err.reset();
+        assertThat(run("serve", "--port")).isEqualTo(2);
+        assertThat(err()).contains("--port needs a value");
+    }
+
+    @Test
+    void rejectsARootThatIsNotAFolder() {
+        assertThat(run("serve", "--port", "0", "--root", "/no/such/folder")).isEqualTo(2);
+        assertThat(err()).contains("--root /no/such/folder is not a folder");
+    }
+
+    @Test
+    void reportsAPortInUseInOneLine() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+            assertThat(run("serve", "--host", "127.0.0.1", "--port", String.valueOf(port))).isEqualTo(1);
+            assertThat(err()).startsWith("petrel: cannot listen on 127.0.0.1:" + port + ": ")
+                    .doesNotContain("Exception").doesNotContain("\tat ");
+            assertThat(err().lines().count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void printsHelpAndVersion() {
+        assertThat(run("serve", "--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--transport NAME").contains("--root DIR");
+        out.reset();
+        assertThat(run("version")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("petrel ");
+    }
+}
