@@ -24,7 +24,7 @@ public final class DateCache {
 
     /** The date as the 29 ASCII bytes of an IMF-fixdate. The array is shared: do not modify it. */
     public byte[] bytes() {
-        long now = clock.millis() / 1000;
+        long now = Math.floorDiv(clock.millis(), 1000);
         Rendered rendered = current;
         if (rendered.epochSecond != now) {
             rendered = render(now);

@@ -5,6 +5,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
 import java.util.Locale;
 
 /**
@@ -14,12 +15,16 @@ import java.util.Locale;
 public final class HttpDates {
     private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
     private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    // Locale.US, not ROOT: the root locale has no full day names, so "Sunday" would never parse.
     private static final DateTimeFormatter IMF_FIXDATE =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ROOT);
+            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
+    /** The day name is left out of resolving: it can only be checked once the century is chosen. */
     private static final DateTimeFormatter RFC_850 =
-            DateTimeFormatter.ofPattern("EEEE, dd-MMM-yy HH:mm:ss 'GMT'", Locale.ROOT);
+            DateTimeFormatter.ofPattern("EEEE, dd-MMM-yy HH:mm:ss 'GMT'", Locale.US)
+                    .withResolverFields(ChronoField.YEAR_OF_ERA, ChronoField.MONTH_OF_YEAR, ChronoField.DAY_OF_MONTH,
+                            ChronoField.HOUR_OF_DAY, ChronoField.MINUTE_OF_HOUR, ChronoField.SECOND_OF_MINUTE);
     private static final DateTimeFormatter ASCTIME =
-            DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT);
+            DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US);
 
     private HttpDates() {}
 
@@ -44,8 +49,11 @@ public final class HttpDates {
         for (DateTimeFormatter format : new DateTimeFormatter[] {IMF_FIXDATE, RFC_850, ASCTIME}) {
             try {
                 LocalDateTime t = LocalDateTime.parse(trimmed, format);
-                if (format == RFC_850 && t.getYear() > java.time.Year.now(ZoneOffset.UTC).getValue() + 50) {
-                    t = t.minusYears(100); // RFC 9110: a two-digit year more than 50 years ahead is in the past
+                if (format == RFC_850) {
+                    if (t.getYear() > java.time.Year.now(ZoneOffset.UTC).getValue() + 50) {
+                        t = t.minusYears(100); // RFC 9110: a two-digit year more than 50 years ahead is in the past
+                    }
+                    if (!RFC_850.format(t).equals(trimmed)) continue; // the day name does not match the date
                 }
                 return t.toInstant(ZoneOffset.UTC);
             } catch (DateTimeParseException notThisForm) {

@@ -22,8 +22,8 @@ public final class PercentDecoder {
             char c = raw.charAt(i);
             if (c == '%') {
                 if (i + 2 >= raw.length()) return null;
-                int hi = Character.digit(raw.charAt(i + 1), 16);
-                int lo = Character.digit(raw.charAt(i + 2), 16);
+                int hi = hexValue(raw.charAt(i + 1));
+                int lo = hexValue(raw.charAt(i + 2));
                 if (hi < 0 || lo < 0) return null;
                 bytes[n++] = (byte) (hi * 16 + lo);
                 i += 2;
@@ -42,5 +42,13 @@ public final class PercentDecoder {
         } catch (CharacterCodingException notUtf8) {
             return null;
         }
+    }
+
+    /** HEXDIG is ASCII only; {@link Character#digit} would also take other scripts' digits. */
+    private static int hexValue(char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
     }
 }

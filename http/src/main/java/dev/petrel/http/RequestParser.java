@@ -147,11 +147,12 @@ public final class RequestParser {
                     }
                 }
                 case VERSION -> {
-                    if (++lineLength > limits.maxRequestLineLength()) return fail(in, pos, 400, "Request line too long");
-                    if (b == '\r') {
+                    if (b == '\r') { // the CRLF does not count against maxRequestLineLength
                         HttpError versionError = readVersion();
                         if (versionError != null) return fail(in, pos, versionError.status(), versionError.reason());
                         state = State.LINE_LF;
+                    } else if (++lineLength > limits.maxRequestLineLength()) {
+                        return fail(in, pos, 400, "Request line too long");
                     } else if (store.length() - versionStart == 8) {
                         return fail(in, pos, 400, "Malformed protocol version");
                     } else {

@@ -34,12 +34,18 @@ final class RequestTargets {
         // authority-form = uri-host ":" port; no userinfo, path or query
         int colon = target.lastIndexOf(':');
         if (colon <= 0 || colon == target.length() - 1 || target.indexOf('/') >= 0 || target.indexOf('@') >= 0
-                || target.indexOf('?') >= 0 || !isPort(target, colon + 1, target.length()) || !isHost(target, 0, colon)) {
+                || target.indexOf('?') >= 0 || !isPort(target, colon + 1, target.length()) || !isUriHost(target, colon)) {
             return HttpError.badRequest("CONNECT needs an authority-form target (host:port)");
         }
         head.form = TargetForm.AUTHORITY;
         head.authority = target;
         return null;
+    }
+
+    /** uri-host before {@code end}: a reg-name or IPv4 address, or an IP literal such as {@code [::1]}. */
+    private static boolean isUriHost(String target, int end) {
+        if (target.charAt(0) == '[') return target.charAt(end - 1) == ']' && isAuthority(target, 0, end);
+        return isHost(target, 0, end);
     }
 
     private static HttpError absoluteForm(RequestHead head, String target) {
