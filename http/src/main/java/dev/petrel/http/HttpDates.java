@@ -42,15 +42,20 @@ public final class HttpDates {
         return s.toString();
     }
 
-    /** Parses any of the three HTTP date forms; {@code null} when {@code text} is none of them. */
-    public static Instant parse(String text) {
+    /**
+     * Parses any of the three HTTP date forms; {@code null} when {@code text} is none of them.
+     * {@code now} resolves the two-digit years of the RFC 850 form: one that would lie more than
+     * 50 years after {@code now} is taken from the century before (RFC 9110 section 5.6.7). It is
+     * a parameter so that the codec reads no clock of its own.
+     */
+    public static Instant parse(String text, Instant now) {
         if (text == null) return null;
         String trimmed = text.strip();
         for (DateTimeFormatter format : new DateTimeFormatter[] {IMF_FIXDATE, RFC_850, ASCTIME}) {
             try {
                 LocalDateTime t = LocalDateTime.parse(trimmed, format);
                 if (format == RFC_850) {
-                    if (t.getYear() > java.time.Year.now(ZoneOffset.UTC).getValue() + 50) {
+                    if (t.getYear() > LocalDateTime.ofInstant(now, ZoneOffset.UTC).getYear() + 50) {
                         t = t.minusYears(100); // RFC 9110: a two-digit year more than 50 years ahead is in the past
                     }
                     if (!RFC_850.format(t).equals(trimmed)) continue; // the day name does not match the date

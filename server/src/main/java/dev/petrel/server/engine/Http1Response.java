@@ -316,9 +316,12 @@ final class Http1Response implements Response {
 
     /** The handler's view of the body. */
     private final class BodyStream extends OutputStream {
+        private final byte[] single = new byte[1];
+
         @Override
         public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
+            single[0] = (byte) b;
+            write(single, 0, 1);
         }
 
         @Override

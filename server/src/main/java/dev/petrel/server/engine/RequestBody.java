@@ -32,6 +32,7 @@ final class RequestBody extends InputStream {
     private boolean failed;
     private boolean touched;
     private ByteBuffer wrapped = ByteBuffer.allocate(0);
+    private final byte[] single = new byte[1];
 
     RequestBody(ConnectionInput input, HttpLimits limits, int readTimeoutMillis) {
         this.input = input;
@@ -104,9 +105,8 @@ final class RequestBody extends InputStream {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
-        int n = read(one, 0, 1);
-        return n < 0 ? -1 : one[0] & 0xFF;
+        int n = read(single, 0, 1);
+        return n < 0 ? -1 : single[0] & 0xFF;
     }
 
     @Override

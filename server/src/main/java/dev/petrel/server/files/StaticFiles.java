@@ -139,7 +139,7 @@ public final class StaticFiles implements Handler {
     private static boolean notModified(Request request, String etag, long modifiedSecond) {
         String ifNoneMatch = request.header("If-None-Match");
         if (ifNoneMatch != null) return etagMatches(ifNoneMatch, etag);
-        Instant since = HttpDates.parse(request.header("If-Modified-Since"));
+        Instant since = HttpDates.parse(request.header("If-Modified-Since"), Instant.now());
         return since != null && modifiedSecond <= since.getEpochSecond();
     }
 
