@@ -200,9 +200,16 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
             } catch (HttpStatusException e) {
                 if (!answerWithError(e.status(), e.getMessage())) return false;
             } catch (IOException e) {
-                if (!body.failed() || response.committed()) throw e; // the client is gone, or the response broke
-                // the body read timed out or was cut short: the framing is lost, so answer and close
-                if (!answerWithError(400, "Request body incomplete")) return false;
+                if (response.committed()) throw e; // the client is gone, or the response broke
+                if (body.failed()) {
+                    // the body read timed out or was cut short: the framing is lost, so answer and close
+                    if (!answerWithError(400, "Request body incomplete")) return false;
+                } else {
+                    // the handler's own I/O (a file, a database) failed with nothing sent: a 500 like any
+                    // exception; were the client gone instead, writing the 500 fails and the connection ends
+                    LOG.log(System.Logger.Level.WARNING, "handler failed on " + head.method() + " " + head.target(), e);
+                    if (!answerWithError(500, HttpStatus.reason(500))) return false;
+                }
             } catch (Exception e) {
                 LOG.log(System.Logger.Level.WARNING, "handler failed on " + head.method() + " " + head.target(), e);
                 if (!answerWithError(500, HttpStatus.reason(500))) return false;

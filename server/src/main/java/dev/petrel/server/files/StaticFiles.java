@@ -8,6 +8,7 @@ import dev.petrel.server.Request;
 import dev.petrel.server.Response;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -109,7 +110,9 @@ public final class StaticFiles implements Handler {
             if (!real.startsWith(realRoot)) return null; // a symbolic link that leads out of the root
             BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             return attributes.isRegularFile() && Files.isReadable(real) ? attributes : null;
-        } catch (NoSuchFileException e) {
+        } catch (FileSystemException e) {
+            // missing, or a path the file system refuses to resolve (a file used as a folder, a name
+            // too long, a link loop, no permission): nothing to serve either way
             return null;
         }
     }

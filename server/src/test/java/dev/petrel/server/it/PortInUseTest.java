@@ -1,0 +1,28 @@
+package dev.petrel.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.petrel.server.Server;
+import dev.petrel.server.transport.TransportKind;
+import java.net.BindException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class PortInUseTest {
+
+    @TransportTest
+    void secondServerOnTheSamePortFailsWithBindException(TransportKind kind) throws Exception {
+        try (Server first = TestServers.start(kind, TestApp.handler())) {
+            int port = first.address().getPort();
+            assertThatThrownBy(() -> Server.builder().host("127.0.0.1").port(port).transport(kind)
+                    .handler(TestApp.handler()).start())
+                    .isInstanceOf(BindException.class);
+            // the first server is unaffected
+            try (RawClient client = RawClient.connect(first)) {
+                assertThat(client.send(Requests.get("/")).read().text()).isEqualTo("HelloWorld");
+            }
+        }
+    }
+}

@@ -1,0 +1,227 @@
+package dev.petrel.server.it;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.petrel.server.Server;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A deliberately dumb HTTP/1.1 client for tests: it writes exactly the bytes it is given and
+ * parses responses strictly (CRLF line ends, one framing per response), so that both what the
+ * server accepts and what it sends are visible byte for byte. Every read gives up after
+ * {@link #READ_TIMEOUT_MILLIS}.
+ */
+final class RawClient implements AutoCloseable {
+    static final int READ_TIMEOUT_MILLIS = 5_000;
+    static final int CLOSE_WAIT_MILLIS = 3_000;
+
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+
+    private RawClient(Socket socket) throws IOException {
+        this.socket = socket;
+        socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+        socket.setTcpNoDelay(true);
+        this.in = new BufferedInputStream(socket.getInputStream());
+        this.out = socket.getOutputStream();
+    }
+
+    static RawClient connect(Server server) throws IOException {
+        return connect(server.address().getPort());
+    }
+
+    static RawClient connect(int port) throws IOException {
+        Socket socket = new Socket();
+        try {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), READ_TIMEOUT_MILLIS);
+            return new RawClient(socket);
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    // ---- writing ----
+
+    /** Writes {@code text} as ISO-8859-1, one byte per char, in one write. */
+    RawClient send(String text) throws IOException {
+        return send(text.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    RawClient send(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+        return this;
+    }
+
+    /** Writes {@code text} one byte per write, pausing {@code pauseMillis} after each. */
+    RawClient sendByteByByte(String text, long pauseMillis) throws IOException, InterruptedException {
+        for (byte b : text.getBytes(StandardCharsets.ISO_8859_1)) {
+            out.write(b);
+            out.flush();
+            if (pauseMillis > 0) Thread.sleep(pauseMillis);
+        }
+        return this;
+    }
+
+    /** Half-closes: the server reads end of stream, and we can still read its answer. */
+    void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
+    /** Whether response bytes are waiting to be read now. */
+    boolean inputAvailable() throws IOException {
+        return in.available() > 0;
+    }
+
+    // ---- reading ----
+
+    /** Reads the next complete response; its body is framed as for a GET. */
+    RawResponse read() throws IOException {
+        return readBody(readHead(), false);
+    }
+
+    /** Reads the next complete response to a HEAD request: never a body, whatever the headers say. */
+    RawResponse readForHead() throws IOException {
+        return readBody(readHead(), true);
+    }
+
+    /** Reads a status line and headers only; the body stays on the wire (see {@link #readToEnd()}). */
+    RawResponse readHead() throws IOException {
+        String statusLine = readLine(true);
+        if (!statusLine.matches("HTTP/1\\.1 \\d{3} .*")) throw new AssertionError("bad status line: " + statusLine);
+        int status = Integer.parseInt(statusLine.substring(9, 12));
+        List<RawResponse.Header> headers = readFields();
+        return new RawResponse(statusLine, status, headers, null, List.of());
+    }
+
+    /** Reads raw bytes until the server closes. */
+    byte[] readToEnd() throws IOException {
+        return in.readAllBytes();
+    }
+
+    /**
+     * Asserts the server closes the connection: end of stream arrives within a few seconds, and
+     * no byte before it.
+     */
+    void assertClosedByServer() throws IOException {
+        socket.setSoTimeout(CLOSE_WAIT_MILLIS);
+        try {
+            int b = in.read();
+            if (b >= 0) {
+                byte[] rest = in.readNBytes(Math.min(in.available(), 200));
+                fail("expected end of stream, got bytes: "
+                        + new String(new byte[] {(byte) b}, StandardCharsets.ISO_8859_1)
+                        + new String(rest, StandardCharsets.ISO_8859_1));
+            }
+        } catch (SocketTimeoutException e) {
+            fail("the server did not close the connection within " + CLOSE_WAIT_MILLIS + " ms");
+        } finally {
+            if (!socket.isClosed()) socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+        }
+    }
+
+    /** Asserts the connection is still open: nothing arrives, not even end of stream, within {@code millis}. */
+    void assertStillOpen(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        try {
+            int b = in.read();
+            fail(b < 0 ? "the server closed the connection" : "unexpected byte from the server: " + b);
+        } catch (SocketTimeoutException expected) {
+            // still open
+        } finally {
+            socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+        }
+    }
+
+    private RawResponse readBody(RawResponse head, boolean headRequest) throws IOException {
+        int status = head.status();
+        String transferEncoding = head.header("Transfer-Encoding");
+        String contentLength = head.header("Content-Length");
+        if (transferEncoding != null && contentLength != null) {
+            throw new AssertionError("response has both Transfer-Encoding and Content-Length: " + head);
+        }
+        if (head.headers("Content-Length").size() > 1) throw new AssertionError("repeated Content-Length: " + head);
+        if (headRequest || status < 200 || status == 204 || status == 304) return head.withBody(new byte[0], List.of());
+        if (transferEncoding != null) {
+            if (!transferEncoding.equalsIgnoreCase("chunked")) throw new AssertionError("unexpected coding " + transferEncoding);
+            return readChunked(head);
+        }
+        if (contentLength != null) {
+            int length = Integer.parseInt(contentLength);
+            byte[] body = in.readNBytes(length);
+            if (body.length < length) throw new EOFException("body cut short: " + body.length + " of " + length + " bytes");
+            return head.withBody(body, List.of());
+        }
+        return head.withBody(readToEnd(), List.of()); // delimited by close
+    }
+
+    private RawResponse readChunked(RawResponse head) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        while (true) {
+            String sizeLine = readLine(false);
+            int semicolon = sizeLine.indexOf(';');
+            String hex = (semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).strip();
+            int size = Integer.parseInt(hex, 16);
+            if (size == 0) break;
+            byte[] data = in.readNBytes(size);
+            if (data.length < size) throw new EOFException("chunk cut short");
+            body.write(data);
+            if (!readLine(false).isEmpty()) throw new AssertionError("chunk data not followed by CRLF");
+        }
+        return head.withBody(body.toByteArray(), readFields());
+    }
+
+    private List<RawResponse.Header> readFields() throws IOException {
+        List<RawResponse.Header> fields = new ArrayList<>();
+        while (true) {
+            String line = readLine(false);
+            if (line.isEmpty()) return fields;
+            int colon = line.indexOf(':');
+            if (colon <= 0) throw new AssertionError("bad field line: " + line);
+            fields.add(new RawResponse.Header(line.substring(0, colon), line.substring(colon + 1).strip()));
+        }
+    }
+
+    /** A line ending in CRLF, without it; a bare LF is a server bug. */
+    private String readLine(boolean first) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        while (true) {
+            int b = in.read();
+            if (b < 0) {
+                throw new EOFException(first && line.size() == 0
+                        ? "connection closed before a response"
+                        : "connection closed inside a line: " + line.toString(StandardCharsets.ISO_8859_1));
+            }
+            if (b == '\n') throw new AssertionError("bare LF after: " + line.toString(StandardCharsets.ISO_8859_1));
+            if (b == '\r') {
+                if (in.read() != '\n') throw new AssertionError("CR not followed by LF");
+                return line.toString(StandardCharsets.ISO_8859_1);
+            }
+            line.write(b);
+            if (line.size() > 64 * 1024) throw new AssertionError("line too long");
+        }
+    }
+
+    /** Closes the connection from the client's side now, inside the try block that will close it again. */
+    void disconnect() throws IOException {
+        socket.close();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

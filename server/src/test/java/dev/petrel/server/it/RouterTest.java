@@ -1,0 +1,76 @@
+package dev.petrel.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.petrel.server.Handler;
+import dev.petrel.server.Router;
+import dev.petrel.server.Server;
+import dev.petrel.server.transport.TransportKind;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+
+/** The {@link Router} as a client sees it. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class RouterTest {
+    private static Handler app() {
+        return Router.builder()
+                .get("/hello", (req, res) -> res.send("hi"))
+                .get("/item", (req, res) -> res.send("item"))
+                .put("/item", (req, res) -> res.send("put " + new String(req.bodyBytes(), java.nio.charset.StandardCharsets.UTF_8)))
+                .get("/files/*", (req, res) -> res.send("files " + req.path()))
+                .get("/files/special/*", (req, res) -> res.send("special " + req.path()))
+                .build();
+    }
+
+    @TransportTest
+    void unknownPathIs404(TransportKind kind) throws Exception {
+        try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
+            RawResponse response = client.send(Requests.get("/nope")).read();
+            assertThat(response.status()).isEqualTo(404);
+            assertThat(response.text()).isEqualTo("Not Found\n");
+            assertThat(response.header("Connection")).isNull();
+            assertThat(client.send(Requests.get("/hello")).read().text()).isEqualTo("hi");
+        }
+    }
+
+    @TransportTest
+    void wrongMethodIs405WithAllow(TransportKind kind) throws Exception {
+        try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
+            RawResponse post = client.send(Requests.post("/hello", "data")).read();
+            assertThat(post.status()).isEqualTo(405);
+            assertThat(post.header("Allow")).isEqualTo("GET, HEAD");
+            assertThat(post.text()).isEqualTo("Method Not Allowed\n");
+
+            RawResponse delete = client.send("DELETE /item HTTP/1.1\r\nHost: test\r\n\r\n").read();
+            assertThat(delete.status()).isEqualTo(405);
+            assertThat(delete.header("Allow")).isEqualTo("GET, HEAD, PUT");
+
+            RawResponse put = client.send("PUT /item HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\n\r\nabc").read();
+            assertThat(put.status()).isEqualTo(200);
+            assertThat(put.text()).isEqualTo("put abc");
+        }
+    }
+
+    @TransportTest
+    void headFallsBackToGet(TransportKind kind) throws Exception {
+        try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
+            client.send(Requests.head("/hello") + Requests.get("/hello"));
+            RawResponse head = client.readForHead();
+            assertThat(head.status()).isEqualTo(200);
+            assertThat(head.header("Content-Length")).isEqualTo("2");
+            assertThat(head.header("Content-Type")).isEqualTo("text/plain;charset=UTF-8");
+            assertThat(client.read().text()).isEqualTo("hi");
+        }
+    }
+
+    @TransportTest
+    void prefixRoutesMatchLongestFirstOnTheDecodedPath(TransportKind kind) throws Exception {
+        try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
+            assertThat(client.send(Requests.get("/files/a/b.txt")).read().text()).isEqualTo("files /files/a/b.txt");
+            assertThat(client.send(Requests.get("/files/special/x")).read().text()).isEqualTo("special /files/special/x");
+            assertThat(client.send(Requests.get("/hel%6Co")).read().text()).isEqualTo("hi");
+            assertThat(client.send(Requests.get("/files/a%20b")).read().text()).isEqualTo("files /files/a b");
+            assertThat(client.send(Requests.get("/hello?x=1")).read().text()).isEqualTo("hi");
+        }
+    }
+}

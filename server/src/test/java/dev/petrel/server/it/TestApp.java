@@ -1,0 +1,59 @@
+package dev.petrel.server.it;
+
+import dev.petrel.server.Handler;
+import dev.petrel.server.HttpStatusException;
+import dev.petrel.server.Router;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/** The application most tests talk to. */
+final class TestApp {
+    static final String SECRET_MESSAGE = "boom: see dev.petrel.internal.Secret at line 42";
+
+    private TestApp() {}
+
+    static Handler handler() {
+        return Router.builder()
+                .get("/", (req, res) -> res.send("HelloWorld"))
+                .get("/text", (req, res) -> res.header("X-Test", "1").send("hello world"))
+                .post("/echo", (req, res) -> {
+                    String type = req.header("Content-Type");
+                    if (type != null) res.contentType(type);
+                    res.send(req.bodyBytes());
+                })
+                .route("*", "/ignore", (req, res) -> res.send("ignored"))
+                // GET /stream?N: N bytes of the pattern in pieces of 100, length not declared
+                .get("/stream", (req, res) -> stream(res.body(), Integer.parseInt(req.query())))
+                // GET /stream-length?N: the same with the length declared first
+                .get("/stream-length", (req, res) -> {
+                    int n = Integer.parseInt(req.query());
+                    res.contentLength(n);
+                    stream(res.body(), n);
+                })
+                .get("/close", (req, res) -> res.header("Connection", "close").send("bye"))
+                .get("/fail", (req, res) -> {
+                    throw new IllegalStateException(SECRET_MESSAGE);
+                })
+                .get("/missing", (req, res) -> {
+                    throw new HttpStatusException(404, "no such thing");
+                })
+                .get("/io-fail", (req, res) -> {
+                    throw new java.io.IOException(SECRET_MESSAGE); // e.g. a file or a database, not the client
+                })
+                .get("/fail-before-commit", (req, res) -> {
+                    res.body().write("partial".getBytes(StandardCharsets.US_ASCII));
+                    throw new IllegalStateException(SECRET_MESSAGE);
+                })
+                .get("/fail-after-commit", (req, res) -> {
+                    stream(res.body(), 3000);
+                    res.body().flush();
+                    throw new IllegalStateException(SECRET_MESSAGE);
+                })
+                .build();
+    }
+
+    static void stream(OutputStream out, int n) throws java.io.IOException {
+        byte[] all = Requests.pattern(n).getBytes(StandardCharsets.US_ASCII);
+        for (int off = 0; off < n; off += 100) out.write(all, off, Math.min(100, n - off));
+    }
+}

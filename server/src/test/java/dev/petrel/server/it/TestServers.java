@@ -1,0 +1,102 @@
+package dev.petrel.server.it;
+
+import dev.petrel.http.HttpLimits;
+import dev.petrel.server.Handler;
+import dev.petrel.server.Server;
+import dev.petrel.server.ServerConfig;
+import dev.petrel.server.transport.TransportKind;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+
+/** Starting servers for the tests: 127.0.0.1, a port the OS picks, a short shutdown grace. */
+final class TestServers {
+    private TestServers() {}
+
+    /**
+     * Timeouts generous enough never to fire by accident on a slow machine, yet short enough that
+     * a test waiting for one by mistake fails fast (the client gives up after 5 s anyway).
+     */
+    static Config config() {
+        return new Config();
+    }
+
+    static Server start(TransportKind kind, Handler handler) throws IOException {
+        return start(kind, config().build(), handler);
+    }
+
+    static Server start(TransportKind kind, ServerConfig config, Handler handler) throws IOException {
+        return builder(kind, config, handler).start();
+    }
+
+    /** The builder {@link #start} uses, for settings beyond the config. */
+    static Server.Builder builder(TransportKind kind, ServerConfig config, Handler handler) {
+        return Server.builder()
+                .host("127.0.0.1")
+                .port(0)
+                .transport(kind)
+                .config(config)
+                .shutdownGrace(Duration.ofSeconds(2))
+                .handler(handler);
+    }
+
+    /** Every transport crossed with every case: arguments (kind, case) for a {@code @MethodSource}. */
+    static Stream<Arguments> everyTransportWith(List<?> cases) {
+        return Arrays.stream(TransportKind.values())
+                .flatMap(kind -> cases.stream().map(c -> Arguments.of(kind, c)));
+    }
+
+    /** A {@link ServerConfig} to adjust one setting at a time. */
+    static final class Config {
+        private HttpLimits limits = HttpLimits.DEFAULT;
+        private Duration headerTimeout = Duration.ofSeconds(4);
+        private Duration idleTimeout = Duration.ofSeconds(4);
+        private Duration bodyReadTimeout = Duration.ofSeconds(4);
+        private int maxRequestsPerConnection = 10_000;
+        private long maxDrainBytes = 64 * 1024;
+        private int responseBufferSize = 16 * 1024;
+
+        Config limits(HttpLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
+        Config headerTimeout(Duration d) {
+            this.headerTimeout = d;
+            return this;
+        }
+
+        Config idleTimeout(Duration d) {
+            this.idleTimeout = d;
+            return this;
+        }
+
+        Config bodyReadTimeout(Duration d) {
+            this.bodyReadTimeout = d;
+            return this;
+        }
+
+        Config maxRequestsPerConnection(int n) {
+            this.maxRequestsPerConnection = n;
+            return this;
+        }
+
+        Config maxDrainBytes(long n) {
+            this.maxDrainBytes = n;
+            return this;
+        }
+
+        Config responseBufferSize(int n) {
+            this.responseBufferSize = n;
+            return this;
+        }
+
+        ServerConfig build() {
+            return new ServerConfig(limits, headerTimeout, idleTimeout, bodyReadTimeout, maxRequestsPerConnection,
+                    maxDrainBytes, responseBufferSize);
+        }
+    }
+}
