@@ -197,6 +197,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         try {
             try {
                 handler.handle(request, response);
+                response.finish(); // inside: an uncommitted response the handler got wrong is its failure too
             } catch (HttpStatusException e) {
                 if (!answerWithError(e.status(), e.getMessage())) return false;
             } catch (IOException e) {
@@ -210,7 +211,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
                     LOG.log(System.Logger.Level.WARNING, "handler failed on " + head.method() + " " + head.target(), e);
                     if (!answerWithError(500, HttpStatus.reason(500))) return false;
                 }
-            } catch (Exception e) {
+            } catch (Exception | AssertionError | LinkageError | StackOverflowError e) {
                 LOG.log(System.Logger.Level.WARNING, "handler failed on " + head.method() + " " + head.target(), e);
                 if (!answerWithError(500, HttpStatus.reason(500))) return false;
             }
@@ -238,7 +239,8 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         }
         response.discard();
         response.status(status).header("Content-Type", "text/plain;charset=UTF-8");
-        response.send(HttpStatus.reason(status) + ": " + message + "\n");
+        String reason = HttpStatus.reason(status);
+        response.send(message == null || message.equals(reason) ? reason + "\n" : reason + ": " + message + "\n");
         return true;
     }
 
@@ -264,7 +266,9 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         if (!body.finished()) {
             // A client that waits for 100-continue and got a final answer may or may not send the body.
             if (head.expectContinue() && !continueSent) return true;
-            if (body.remainingDeclared() > config.maxDrainBytes()) return true;
+            // A handler that has not started on a large body will not read it; one that has (a streaming
+            // echo, an upload) usually reads it all, so the connection is kept and drained afterwards.
+            if (!body.touched() && body.remainingDeclared() > config.maxDrainBytes()) return true;
         }
         return false;
     }

@@ -200,7 +200,8 @@ final class Http1Response implements Response {
             case OPEN -> {
                 if (declaredLength < 0) declaredLength = written;
                 if (declaredLength != written && sendsBody()) {
-                    throw new IOException("Content-Length " + declaredLength + " declared, " + written + " bytes written");
+                    // nothing was sent yet: a handler error, answered with a 500 by the engine
+                    throw new IllegalStateException("Content-Length " + declaredLength + " declared, " + written + " bytes written");
                 }
                 writeHead(Framing.LENGTH);
                 if (sendsBody()) sink.write(buffer, 0, buffered);

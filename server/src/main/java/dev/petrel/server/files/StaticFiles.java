@@ -25,8 +25,8 @@ import java.util.Locale;
  * <p>Nothing outside the root is reachable. The raw path is checked before decoding: an encoded
  * slash, backslash or NUL ({@code %2f}, {@code %5c}, {@code %00}) gets 400, as does any
  * {@code .} or {@code ..} segment, encoded or not. After resolving, a file whose real path
- * (symbolic links followed) leaves the root gets 404, as do hidden files (names starting with a
- * dot). The root may be on any file system, a zip file system included.
+ * (symbolic links followed) leaves the root gets 404, as do hidden files and folders (names
+ * starting with a dot, except {@code .well-known}). The root may be on any file system, a zip file system included.
  */
 public final class StaticFiles implements Handler {
     private final Path root;
@@ -58,6 +58,10 @@ public final class StaticFiles implements Handler {
         String relative = safeRelativePath(request.rawPath());
         if (relative == null) {
             response.status(400).send("Bad Request: path not allowed\n");
+            return;
+        }
+        if (isHidden(relative)) {
+            notFound(response);
             return;
         }
         Path file = relative.isEmpty() ? root : root.resolve(relative).normalize();
@@ -102,9 +106,18 @@ public final class StaticFiles implements Handler {
         return relative.toString();
     }
 
+    /**
+     * Whether a segment of the path names a hidden file or folder ({@code .git/config},
+     * {@code .env}); {@code .well-known} (RFC 8615) is the one dot-folder meant to be served.
+     */
+    static boolean isHidden(String relativePath) {
+        for (String segment : relativePath.split("/")) {
+            if (segment.startsWith(".") && !segment.equals(".well-known")) return true;
+        }
+        return false;
+    }
+
     private BasicFileAttributes readableFile(Path file) throws IOException {
-        Path name = file.getFileName();
-        if (name != null && name.toString().startsWith(".")) return null;
         try {
             Path real = file.toRealPath();
             if (!real.startsWith(realRoot)) return null; // a symbolic link that leads out of the root

@@ -18,10 +18,23 @@ class HandlerErrorTest {
             RawResponse response = client.send(Requests.get("/fail")).read();
             assertThat(response.statusLine()).isEqualTo("HTTP/1.1 500 Internal Server Error");
             assertThat(response.text())
-                    .isEqualTo("Internal Server Error: Internal Server Error\n")
+                    .isEqualTo("Internal Server Error\n")
                     .doesNotContain("Exception", "at dev.", "boom", "Secret");
             assertThat(response.header("Connection")).isNull();
             assertThat(client.send(Requests.get("/")).read().text()).isEqualTo("HelloWorld");
+        }
+    }
+
+    @TransportTest
+    void declaredLengthNotMetBeforeCommitIsA500(TransportKind kind) throws Exception {
+        dev.petrel.server.Handler wrongLength = (request, response) -> {
+            response.contentLength(10);
+            response.body().write("short".getBytes(StandardCharsets.US_ASCII));
+        };
+        try (Server server = TestServers.start(kind, wrongLength); RawClient client = RawClient.connect(server)) {
+            RawResponse response = client.send(Requests.get("/")).read();
+            assertThat(response.status()).isEqualTo(500);
+            assertThat(response.text()).isEqualTo("Internal Server Error\n");
         }
     }
 

@@ -44,6 +44,10 @@ class StaticFilesTest {
         Files.writeString(root.resolve("dir/index.html"), "<p>dir index</p>");
         Files.createDirectories(root.resolve("a"));
         Files.writeString(root.resolve(".secret"), SECRET);
+        Files.createDirectories(root.resolve(".git"));
+        Files.writeString(root.resolve(".git/config"), SECRET);
+        Files.createDirectories(root.resolve(".well-known"));
+        Files.writeString(root.resolve(".well-known/security.txt"), "Contact: mailto:security@example.org\n");
         try {
             Files.createSymbolicLink(root.resolve("leak.txt"), base.resolve("secret.txt"));
             Files.createSymbolicLink(root.resolve("out"), base.resolve("outside"));
@@ -259,6 +263,18 @@ class StaticFilesTest {
                 assertThat(response.text()).doesNotContain(SECRET);
             }
             assertThat(client.send(Requests.get("/.secret")).read().status()).isEqualTo(404);
+        }
+    }
+
+    @TransportTest
+    void hiddenFolderIs404ButWellKnownIsServed(TransportKind kind) throws Exception {
+        try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
+            RawResponse git = client.send(Requests.get("/.git/config")).read();
+            assertThat(git.status()).isEqualTo(404);
+            assertThat(git.text()).doesNotContain(SECRET);
+            RawResponse wellKnown = client.send(Requests.get("/.well-known/security.txt")).read();
+            assertThat(wellKnown.status()).isEqualTo(200);
+            assertThat(wellKnown.text()).startsWith("Contact:");
         }
     }
 
