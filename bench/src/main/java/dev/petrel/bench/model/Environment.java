@@ -1,0 +1,23 @@
+package dev.petrel.bench.model;
+
+import java.util.Map;
+
+/**
+ * The machine and software a run measured on.
+ *
+ * @param startedAt ISO-8601 start time
+ * @param petrelCommit the git commit of Petrel (with {@code -dirty} when the tree had changes)
+ * @param jdk the JDK's version string
+ * @param jvmOptions the heap and other flags every JVM server got
+ * @param kernel {@code uname -r}
+ * @param cpuModel the CPU model name
+ * @param cpus the number of CPUs
+ * @param serverCpu the CPU servers were pinned to
+ * @param clientCpu the CPU load tools were pinned to (for cross-CPU runs)
+ * @param tools each load tool's version line
+ * @param command the command line of the run
+ * @param quick whether this was a {@code --quick} smoke run (figures mean nothing then)
+ */
+public record Environment(String startedAt, String petrelCommit, String jdk, String jvmOptions, String kernel,
+                          String cpuModel, int cpus, int serverCpu, int clientCpu, Map<String, String> tools,
+                          String command, boolean quick) {}

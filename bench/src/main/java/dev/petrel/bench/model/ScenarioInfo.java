@@ -1,0 +1,35 @@
+package dev.petrel.bench.model;
+
+import java.util.List;
+
+/**
+ * What the report needs to know of a scenario.
+ *
+ * @param name the name on the command line, e.g. {@code latency}
+ * @param seed the field report it reproduces, e.g. {@code 004}
+ * @param title a heading, e.g. {@code Per-request latency over one keep-alive connection}
+ * @param method how it was measured, in a few sentences of Markdown (tool, options, pinning)
+ * @param metrics the metrics, in column order; the first is the primary one, which the ratio
+ *     columns and the bar charts use
+ * @param variants the variants in the order they are reported
+ * @param layout how the tables are laid out
+ */
+public record ScenarioInfo(String name, String seed, String title, String method, List<MetricInfo> metrics,
+                           List<String> variants, Layout layout) {
+
+    /** Table layouts. */
+    public enum Layout {
+        /** One table per variant: a row per server, a column per metric, then ratio columns. */
+        SERVERS_BY_VARIANT,
+        /**
+         * One table per server: a row per variant (e.g. users in the ramp), a column per metric;
+         * charts draw each metric against the variants, a line per server.
+         */
+        VARIANTS_BY_SERVER
+    }
+
+    /** The primary metric. */
+    public MetricInfo primary() {
+        return metrics.getFirst();
+    }
+}
