@@ -27,6 +27,7 @@ public final class Main {
 
             Commands:
               serve      run the server with the demo site (petrel serve --help)
+              bench      the benchmark lab against the peers (petrel bench --help; run by ./petrel)
               version    print the version
               help       print this help
             """;
@@ -63,6 +64,7 @@ public final class Main {
                     out.print(USAGE);
                     yield 0;
                 }
+                case "bench" -> throw new UsageException("the lab runs through the launcher: ./petrel bench --help");
                 default -> throw new UsageException("unknown command '" + command + "'");
             };
         } catch (UsageException e) {
