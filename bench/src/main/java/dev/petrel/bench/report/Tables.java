@@ -1,0 +1,146 @@
+package dev.petrel.bench.report;
+
+import dev.petrel.bench.model.MetricInfo;
+import dev.petrel.bench.model.ServerInfo;
+import dev.petrel.bench.model.ServerInfo.Group;
+import dev.petrel.bench.model.Summary;
+import dev.petrel.bench.report.Aggregation.Entry;
+import dev.petrel.bench.report.Aggregation.ScenarioResult;
+import dev.petrel.bench.report.Aggregation.VariantResult;
+import dev.petrel.bench.report.Table.Cell;
+import dev.petrel.bench.report.Table.Column;
+import dev.petrel.bench.report.Table.Row;
+import dev.petrel.bench.report.Table.Style;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds the report's tables from an {@link Aggregation}; formatting only, no arithmetic. */
+final class Tables {
+    static final String NO_RESULT = "no result";
+
+    private Tables() {}
+
+    /** The table of the servers and their metrics. */
+    static Table servers(List<ServerInfo> servers) {
+        List<Column> columns = List.of(new Column("Server", false), new Column("Group", false),
+                new Column("Description", false));
+        List<Row> rows = servers.stream().map(s -> new Row(style(s.group(), false), List.of(
+                Cell.of(s.name()), Cell.of(Format.group(s.group())), Cell.of(s.description())))).toList();
+        return new Table("Servers", columns, rows);
+    }
+
+    /**
+     * SERVERS_BY_VARIANT: a row per server in {@link VariantResult#entries()} order, a column per
+     * metric (median, min–max aside), then the primary metric's ratios when the variant has the
+     * reference. {@code missing} servers (no sample in the whole scenario) are added as "no result".
+     */
+    static Table serversOfVariant(ScenarioResult scenario, VariantResult variant, List<ServerInfo> missing) {
+        MetricInfo primary = scenario.primary();
+        boolean toBaseline = primary != null && variant.baseline() != null;
+        boolean toBestPeer = primary != null && variant.bestPeer() != null;
+
+        List<Column> columns = new ArrayList<>();
+        columns.add(new Column("Server", false));
+        for (MetricInfo m : scenario.metrics()) columns.add(new Column(Format.heading(m.label(), m.unit()), true));
+        if (toBaseline) columns.add(new Column("× baseline", true));
+        if (toBestPeer) columns.add(new Column("× best peer", true));
+
+        List<Row> rows = new ArrayList<>();
+        for (Entry e : variant.entries()) {
+            List<Cell> cells = new ArrayList<>();
+            cells.add(serverCell(e.server(), e.bestPeer()));
+            if (!e.hasResult()) {
+                rows.add(noResult(cells, columns.size()));
+                continue;
+            }
+            for (MetricInfo m : scenario.metrics()) cells.add(metricCell(e.summary(m.key()), m));
+            if (toBaseline) cells.add(Cell.of(Format.ratio(e.toBaseline())));
+            if (toBestPeer) cells.add(Cell.of(Format.ratio(e.toBestPeer())));
+            rows.add(new Row(style(e.server().group(), e.bestPeer()), cells));
+        }
+        for (ServerInfo s : missing) {
+            List<Cell> cells = new ArrayList<>();
+            cells.add(serverCell(s, false));
+            rows.add(noResult(cells, columns.size()));
+        }
+        return new Table(variant.name(), columns, rows);
+    }
+
+    /**
+     * VARIANTS_BY_SERVER overview: the headline metric's median, a row per variant and a column per
+     * server, so the ramp reads across; servers without any sample get a "no result" column.
+     */
+    static Table headlineByVariant(ScenarioResult scenario, List<ServerInfo> missing) {
+        MetricInfo m = headline(scenario);
+        List<Column> columns = new ArrayList<>();
+        columns.add(new Column("Variant", false));
+        for (ServerInfo s : scenario.servers()) columns.add(new Column(s.name(), true));
+        for (ServerInfo s : missing) columns.add(new Column(s.name(), true));
+        List<Row> rows = new ArrayList<>();
+        for (VariantResult v : scenario.variantResults()) {
+            List<Cell> cells = new ArrayList<>();
+            cells.add(Cell.of(v.name()));
+            for (ServerInfo s : scenario.servers()) {
+                Summary sum = v.entry(s.name()).summary(m.key());
+                cells.add(Cell.of(sum == null ? NO_RESULT : Format.value(sum.median(), m.unit())));
+            }
+            for (int i = 0; i < missing.size(); i++) cells.add(Cell.of(NO_RESULT));
+            rows.add(new Row(Style.PLAIN, cells));
+        }
+        return new Table(Format.heading(m.label(), m.unit()) + ", median per server", columns, rows);
+    }
+
+    /** VARIANTS_BY_SERVER: one server's metrics, a row per variant in the scenario's order. */
+    static Table variantsOfServer(ScenarioResult scenario, ServerInfo server) {
+        List<Column> columns = new ArrayList<>();
+        columns.add(new Column("Variant", false));
+        for (MetricInfo m : scenario.metrics()) columns.add(new Column(Format.heading(m.label(), m.unit()), true));
+        List<Row> rows = new ArrayList<>();
+        for (VariantResult v : scenario.variantResults()) {
+            Entry e = v.entry(server.name());
+            List<Cell> cells = new ArrayList<>();
+            cells.add(Cell.of(v.name()));
+            if (!e.hasResult()) {
+                rows.add(noResult(cells, columns.size()));
+                continue;
+            }
+            for (MetricInfo m : scenario.metrics()) cells.add(metricCell(e.summary(m.key()), m));
+            rows.add(new Row(Style.PLAIN, cells));
+        }
+        String group = Format.group(server.group());
+        return new Table(server.name() + " (" + group + ")", columns, rows);
+    }
+
+    /** The metric the overview and bars use: the primary one, or the first measured if it is missing. */
+    static MetricInfo headline(ScenarioResult scenario) {
+        return scenario.primary() != null ? scenario.primary() : scenario.metrics().getFirst();
+    }
+
+    private static Cell serverCell(ServerInfo server, boolean bestPeer) {
+        String aside = bestPeer ? "best peer" : server.group() == Group.BASELINE ? "baseline"
+                : server.group() == null ? "group unknown" : null;
+        return new Cell(server.name(), aside);
+    }
+
+    /**
+     * The median, and the min–max range as an aside when the passes differ as shown: a range of
+     * {@code 0.50–0.50} would only add noise (the variant's heading says how many passes there were).
+     */
+    private static Cell metricCell(Summary s, MetricInfo m) {
+        if (s == null) return Cell.of(Format.NONE);
+        boolean spread = !Format.value(s.min(), m.unit()).equals(Format.value(s.max(), m.unit()));
+        String range = spread ? Format.range(s.min(), s.max(), m.unit()) : null;
+        return new Cell(Format.value(s.median(), m.unit()), range);
+    }
+
+    private static Row noResult(List<Cell> cells, int width) {
+        cells.add(Cell.of(NO_RESULT));
+        while (cells.size() < width) cells.add(Cell.of(""));
+        return new Row(Style.NO_RESULT, cells);
+    }
+
+    private static Style style(Group group, boolean bestPeer) {
+        if (bestPeer) return Style.BEST_PEER;
+        return group == Group.PETREL ? Style.PETREL : Style.PLAIN;
+    }
+}
