@@ -1,0 +1,62 @@
+package dev.petrel.bench.lab;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The figures of one h2load run, read from its text output.
+ *
+ * @param seconds the run's duration ("finished in")
+ * @param total requests h2load meant to send
+ * @param done requests that got a response or failed
+ * @param succeeded requests with a 2xx or 3xx response
+ * @param failed requests that failed (errored included)
+ * @param errored requests that hit a connection error
+ * @param timeout requests that timed out
+ * @param requestMinMs fastest request
+ * @param requestMaxMs slowest request
+ * @param requestMeanMs mean request time
+ */
+record H2loadOutput(double seconds, long total, long done, long succeeded, long failed, long errored, long timeout,
+                    double requestMinMs, double requestMaxMs, double requestMeanMs) {
+    private static final Pattern FINISHED = Pattern.compile("^finished in ([\\d.]+)(us|ms|s),", Pattern.MULTILINE);
+    private static final Pattern REQUESTS = Pattern.compile(
+            "^requests: (\\d+) total, (\\d+) started, (\\d+) done, (\\d+) succeeded, (\\d+) failed, (\\d+) errored, (\\d+) timeout",
+            Pattern.MULTILINE);
+    private static final Pattern REQUEST_TIME = Pattern.compile(
+            "^time for request:\\s+([\\d.]+)(us|ms|s)\\s+([\\d.]+)(us|ms|s)\\s+([\\d.]+)(us|ms|s)", Pattern.MULTILINE);
+
+    /** Parses h2load's report; {@link IllegalArgumentException} when it holds no result. */
+    static H2loadOutput parse(String text) {
+        Matcher finished = find(FINISHED, text, "finished in");
+        Matcher requests = find(REQUESTS, text, "requests:");
+        Matcher time = find(REQUEST_TIME, text, "time for request");
+        return new H2loadOutput(
+                Units.toMillis(Double.parseDouble(finished.group(1)), finished.group(2)) / 1000,
+                Long.parseLong(requests.group(1)),
+                Long.parseLong(requests.group(3)),
+                Long.parseLong(requests.group(4)),
+                Long.parseLong(requests.group(5)),
+                Long.parseLong(requests.group(6)),
+                Long.parseLong(requests.group(7)),
+                Units.toMillis(Double.parseDouble(time.group(1)), time.group(2)),
+                Units.toMillis(Double.parseDouble(time.group(3)), time.group(4)),
+                Units.toMillis(Double.parseDouble(time.group(5)), time.group(6)));
+    }
+
+    /** Successful requests per second over the run. */
+    double successesPerSecond() {
+        return seconds > 0 ? succeeded / seconds : 0;
+    }
+
+    /** Requests that did not succeed (failed, or never done), as a percentage of those meant. */
+    double errorPercent() {
+        return total > 0 ? 100.0 * (total - succeeded) / total : 0;
+    }
+
+    private static Matcher find(Pattern pattern, String text, String what) {
+        Matcher m = pattern.matcher(text);
+        if (!m.find()) throw new IllegalArgumentException("h2load output has no '" + what + "' line");
+        return m;
+    }
+}

@@ -1,0 +1,177 @@
+package dev.petrel.bench.lab;
+
+import dev.petrel.bench.model.RunResults;
+import dev.petrel.bench.model.ServerInfo;
+import dev.petrel.bench.report.ReportWriter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code ./petrel bench SCENARIO...}: runs the seeds' experiments against Petrel and its peers.
+ *
+ * <p>Method: each server in turn is started pinned to one CPU, waited for until it answers, warmed
+ * up, measured with a real load tool pinned to the other CPU, and stopped by its PID. Passes repeat
+ * in alternating server order, so that drift in the machine does not always favour the same server;
+ * the report gives medians with min and max. Only 127.0.0.1 is used and every tool run is bounded.
+ */
+public final class Lab {
+    private static final int PORT = 18_400;
+
+    private Lab() {}
+
+    /** Runs the lab; exits 0 when every scenario ran (problems of single servers are in the report), 1 or 2 otherwise. */
+    public static void main(String[] args) {
+        System.exit(run(List.of(args), System.err));
+    }
+
+    static int run(List<String> args, PrintStream err) {
+        if (args.isEmpty() || args.contains("--help") || args.contains("-h") || args.contains("help")) {
+            err.print(LabOptions.HELP);
+            return args.isEmpty() ? 2 : 0;
+        }
+        try {
+            LabOptions options = LabOptions.parse(args);
+            Path home = Path.of(System.getProperty("petrel.home", ".")).toAbsolutePath().normalize();
+            LabPaths paths = new LabPaths(home, Path.of(System.getProperty("java.home"), "bin", "java"));
+            checkTools();
+            BaselineBuild.ensure(paths, err);
+            return runScenarios(options, paths, args, err);
+        } catch (LabException e) {
+            err.println("petrel bench: " + e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            err.println("petrel bench: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            err.println("petrel bench: interrupted");
+            return 1;
+        }
+    }
+
+    private static int runScenarios(LabOptions options, LabPaths paths, List<String> args, PrintStream err)
+            throws LabException, IOException, InterruptedException {
+        List<ServerSpec> servers = select(ServerCatalog.all(paths), options);
+        int cpus = Runtime.getRuntime().availableProcessors();
+        int serverCpu = 0;
+        int clientCpu = cpus > 1 && !options.sameCpuOnly() ? 1 : 0;
+        boolean sameCpuOnly = options.sameCpuOnly() || cpus < 2;
+        RunResults results = new RunResults(EnvironmentProbe.probe(paths, options, serverCpu, clientCpu, args));
+        servers.forEach(s -> results.server(new ServerInfo(s.name(), s.group(), s.description(), null)));
+
+        List<Scenario> scenarios = new ArrayList<>();
+        for (String name : options.scenarios()) {
+            scenarios.add(switch (name) {
+                case "latency" -> new LatencyScenario(options.quick(), sameCpuOnly);
+                case "connectors" -> new ConnectorsScenario(options.quick());
+                case "single-cpu" -> new SingleCpuScenario(options.quick());
+                case "ramp" -> new RampScenario(options.quick());
+                default -> throw new LabException("unknown scenario " + name);
+            });
+        }
+        scenarios.forEach(s -> results.scenario(s.info()));
+
+        Path dir = paths.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Files.createDirectories(dir);
+        err.println("petrel bench: " + String.join(", ", options.scenarios()) + " on " + servers.size() + " servers, "
+                + options.passes() + (options.passes() == 1 ? " pass" : " passes") + (options.quick() ? " (quick)" : "")
+                + "; results in " + paths.home().relativize(dir));
+        Progress progress = new Progress(err, scenarios.size() * options.passes() * servers.size());
+        try {
+            for (Scenario scenario : scenarios) {
+                runScenario(scenario, servers, options, paths, serverCpu, clientCpu, dir, results, progress);
+                scenario.derive(results);
+            }
+        } finally {
+            ReportWriter.write(results, dir);
+            if (options.publish()) Publisher.publish(dir, paths.home().resolve("bench"));
+            err.println("petrel bench: report in " + paths.home().relativize(dir.resolve("report.md"))
+                    + " and " + paths.home().relativize(dir.resolve("index.html"))
+                    + (results.problems().isEmpty() ? "" : "; " + results.problems().size() + " problem(s), listed in the report"));
+        }
+        return 0;
+    }
+
+    private static void runScenario(Scenario scenario, List<ServerSpec> servers, LabOptions options, LabPaths paths,
+                                    int serverCpu, int clientCpu, Path dir, RunResults results, Progress progress)
+            throws InterruptedException {
+        String name = scenario.info().name();
+        for (int pass = 1; pass <= options.passes(); pass++) {
+            List<ServerSpec> order = new ArrayList<>(servers);
+            if (pass % 2 == 0) Collections.reverse(order);
+            for (int i = 0; i < order.size(); i++) {
+                ServerSpec spec = order.get(i);
+                progress.step(name, pass, options.passes(), spec.name(), i + 1, order.size());
+                Path log = dir.resolve("logs").resolve(spec.name() + ".log");
+                try (RunningServer server = RunningServer.start(spec, PORT, serverCpu, log, Duration.ofSeconds(60))) {
+                    captureSample(results, spec, server);
+                    scenario.measure(new Measurement(name, server, PORT, pass, serverCpu, clientCpu, options.quick(),
+                            dir.resolve("raw"), results, progress));
+                } catch (IOException e) {
+                    String line = name + " / " + spec.name() + " / pass " + pass + ": " + e.getMessage();
+                    results.problem(line);
+                    progress.note("problem: " + line);
+                } catch (InterruptedException e) {
+                    throw e;
+                } catch (Exception e) {
+                    String line = name + " / " + spec.name() + " / pass " + pass + ": " + e;
+                    results.problem(line);
+                    progress.note("problem: " + line);
+                }
+                Thread.sleep(500); // the port and the CPU settle before the next server
+            }
+        }
+    }
+
+    private static void captureSample(RunResults results, ServerSpec spec, RunningServer server) {
+        ServerInfo known = results.server(spec.name());
+        if (known != null && known.responseSample() != null) return;
+        try {
+            results.server(new ServerInfo(spec.name(), spec.group(), spec.description(), server.fetchRoot()));
+        } catch (IOException e) {
+            results.problem(spec.name() + ": could not capture its response to GET /: " + e.getMessage());
+        }
+    }
+
+    private static List<ServerSpec> select(List<ServerSpec> all, LabOptions options) throws LabException {
+        if (options.servers().isEmpty()) return all;
+        List<String> known = all.stream().map(ServerSpec::name).toList();
+        for (String name : options.servers()) {
+            if (!known.contains(name)) throw new LabException("unknown server '" + name + "' (choose from " + String.join(", ", known) + ")");
+        }
+        return all.stream().filter(s -> options.servers().contains(s.name())).toList();
+    }
+
+    private static void checkTools() throws LabException {
+        List<String> missing = new ArrayList<>();
+        List<String> packages = new ArrayList<>();
+        for (Map.Entry<String, String> tool : LoadTools.REQUIRED.entrySet()) {
+            if (!onPath(tool.getKey())) {
+                missing.add(tool.getKey());
+                if (!packages.contains(tool.getValue())) packages.add(tool.getValue());
+            }
+        }
+        if (!missing.isEmpty()) {
+            Collections.sort(missing);
+            Collections.sort(packages);
+            throw new LabException("missing " + String.join(", ", missing) + "; install with: apt-get install -y "
+                    + String.join(" ", packages));
+        }
+    }
+
+    private static boolean onPath(String tool) {
+        String path = System.getenv().getOrDefault("PATH", "");
+        for (String dir : path.split(java.io.File.pathSeparator)) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) return true;
+        }
+        return false;
+    }
+}

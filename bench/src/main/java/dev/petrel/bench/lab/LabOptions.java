@@ -1,0 +1,81 @@
+package dev.petrel.bench.lab;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The command line of {@code ./petrel bench}.
+ *
+ * @param scenarios scenario names, in the order to run
+ * @param servers server names to run, or empty for all
+ * @param quick whether to run every scenario in seconds (a smoke test of the lab, not a measurement)
+ * @param passes passes per scenario
+ * @param publish whether to copy the report to bench/RESULTS.md
+ * @param sameCpuOnly whether to pin tools to the servers' CPU everywhere (for a one-CPU machine)
+ */
+record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, int passes, boolean publish,
+                  boolean sameCpuOnly) {
+    static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "ramp");
+
+    static final String HELP = """
+            Usage: petrel bench SCENARIO... [--servers a,b,...] [--passes N] [--quick] [--publish]
+
+            Scenarios (the seed each reproduces in brackets):
+              latency      one keep-alive connection, ab -k -c1, across CPUs and on one CPU   [004]
+              connectors   ab -n 100000 -c 100, with and without keep-alive                    [000]
+              single-cpu   peak throughput of a 35 KB HTML page, wrk, server on one CPU         [001]
+              ramp         1000..9000 users ramped up within 5 s, 50 requests each, h2load     [003]
+              all          every scenario above
+
+            Options:
+              --servers a,b   only these servers (names in the report; default: all)
+              --passes N      passes per scenario, in alternating server order (default 3; --quick: 1)
+              --quick         every scenario in seconds: proves the lab works, not any figure
+              --publish       also copy the report to bench/RESULTS.md (charts to bench/RESULTS/)
+
+            Results go to bench/results/<timestamp>/: report.md, index.html, CSV, SVG, raw tool output.
+            """;
+
+    static LabOptions parse(List<String> args) throws LabException {
+        List<String> scenarios = new ArrayList<>();
+        Set<String> servers = new LinkedHashSet<>();
+        boolean quick = false;
+        boolean publish = false;
+        boolean sameCpuOnly = false;
+        int passes = -1;
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            switch (arg) {
+                case "--quick" -> quick = true;
+                case "--publish" -> publish = true;
+                case "--same-cpu-only" -> sameCpuOnly = true;
+                case "--servers" -> {
+                    if (++i >= args.size()) throw new LabException("--servers needs a comma-separated list");
+                    for (String name : args.get(i).split(",")) if (!name.isBlank()) servers.add(name.strip());
+                }
+                case "--passes" -> {
+                    if (++i >= args.size()) throw new LabException("--passes needs a number");
+                    try {
+                        passes = Integer.parseInt(args.get(i));
+                    } catch (NumberFormatException e) {
+                        passes = 0;
+                    }
+                    if (passes < 1 || passes > 20) throw new LabException("--passes takes a number from 1 to 20");
+                }
+                case "all" -> scenarios.addAll(SCENARIOS);
+                default -> {
+                    if (arg.startsWith("-")) throw new LabException("unknown option '" + arg + "'");
+                    if (!SCENARIOS.contains(arg)) {
+                        throw new LabException("unknown scenario '" + arg + "' (choose from " + String.join(", ", SCENARIOS) + ", all)");
+                    }
+                    scenarios.add(arg);
+                }
+            }
+        }
+        if (scenarios.isEmpty()) throw new LabException("name a scenario (" + String.join(", ", SCENARIOS) + ", all)");
+        if (passes < 0) passes = quick ? 1 : 3;
+        return new LabOptions(List.copyOf(new LinkedHashSet<>(scenarios)), servers, quick, passes, publish, sameCpuOnly);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.petrel.bench.lab;
+
+import dev.petrel.bench.model.ServerInfo.Group;
+import dev.petrel.server.transport.TransportKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The servers under test: the C baseline, Petrel once per transport, and the peers. Every JVM
+ * server runs on the lab's own JDK with the same heap flags and otherwise its defaults.
+ */
+final class ServerCatalog {
+    /** Heap flags every JVM server gets, so that none wins by memory alone. */
+    static final List<String> JVM_OPTIONS = List.of("-Xms512m", "-Xmx512m");
+
+    private ServerCatalog() {}
+
+    static List<ServerSpec> all(LabPaths paths) {
+        List<ServerSpec> servers = new ArrayList<>();
+        servers.add(new ServerSpec("baseline-c", Group.BASELINE,
+                "do-nothing C server (epoll, one thread, fixed responses): the physical floor",
+                port -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString())));
+        for (TransportKind kind : TransportKind.values()) {
+            servers.add(java(paths, "petrel-" + kind.cliName(), Group.PETREL, "Petrel " + kind.cliName() + " transport",
+                    "PetrelHello", kind.cliName()));
+        }
+        String tomcat = "Tomcat " + version(paths, "tomcat-embed-core");
+        servers.add(java(paths, "tomcat-nio", Group.PEER, tomcat + " embedded, NIO connector", "TomcatHello", "nio"));
+        servers.add(java(paths, "tomcat-nio2", Group.PEER, tomcat + " embedded, NIO2 connector", "TomcatHello", "nio2"));
+        servers.add(java(paths, "tomcat-virtual", Group.PEER, tomcat + " embedded, NIO with virtual threads", "TomcatHello", "virtual"));
+        servers.add(java(paths, "jetty", Group.PEER, "Jetty " + version(paths, "jetty-server") + ", core handler", "JettyHello"));
+        servers.add(java(paths, "undertow", Group.PEER, "Undertow " + version(paths, "undertow-core") + ", handler on the I/O thread", "UndertowHello"));
+        String netty = "Netty " + version(paths, "netty-codec-http");
+        servers.add(java(paths, "netty-epoll", Group.PEER, netty + ", epoll transport", "NettyHello", "epoll"));
+        servers.add(java(paths, "netty-nio", Group.PEER, netty + ", NIO transport", "NettyHello", "nio"));
+        servers.add(java(paths, "vertx", Group.PEER, "Vert.x " + version(paths, "vertx-core"), "VertxHello"));
+        servers.add(java(paths, "jdk-httpserver", Group.PEER, "JDK com.sun.net.httpserver, virtual-thread executor", "JdkHello"));
+        servers.add(java(paths, "helidon", Group.PEER, "Helidon SE " + version(paths, "helidon-webserver"), "HelidonHello"));
+        return servers;
+    }
+
+    private static ServerSpec java(LabPaths paths, String name, Group group, String description, String mainClass,
+                                   String... args) {
+        return new ServerSpec(name, group, description, port -> {
+            List<String> command = new ArrayList<>();
+            command.add(paths.java().toString());
+            command.addAll(JVM_OPTIONS);
+            command.add("-cp");
+            command.add(paths.libraries() + "/*");
+            command.add("dev.petrel.bench.servers." + mainClass);
+            command.add(Integer.toString(port));
+            command.addAll(List.of(args));
+            return command;
+        });
+    }
+
+    /** The version in the name of the library's jar in the lab's class path, e.g. {@code 11.0.14}. */
+    static String version(LabPaths paths, String artifact) {
+        try (Stream<Path> jars = Files.list(paths.libraries())) {
+            return jars.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith(artifact + "-") && n.endsWith(".jar")
+                            && Character.isDigit(n.charAt(artifact.length() + 1)))
+                    .map(n -> n.substring(artifact.length() + 1, n.length() - 4))
+                    .findFirst().orElse("(version unknown)");
+        } catch (IOException e) {
+            return "(version unknown)";
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.petrel.bench.lab;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The figures of one wrk run, read from its text output.
+ *
+ * @param requests requests completed
+ * @param requestsPerSecond the mean rate
+ * @param bytesPerSecond bytes read per second
+ * @param socketErrors connect, read, write and timeout errors added up
+ * @param non2xx3xx responses with another status
+ * @param latencyAvgMs mean latency
+ */
+record WrkOutput(long requests, double requestsPerSecond, double bytesPerSecond, long socketErrors, long non2xx3xx,
+                 double latencyAvgMs) {
+    private static final Pattern REQUESTS = Pattern.compile("^\\s*(\\d+) requests in ", Pattern.MULTILINE);
+    private static final Pattern RPS = Pattern.compile("^Requests/sec:\\s+([\\d.]+)", Pattern.MULTILINE);
+    private static final Pattern TRANSFER = Pattern.compile("^Transfer/sec:\\s+([\\d.]+)([KMG]?B)", Pattern.MULTILINE);
+    private static final Pattern SOCKET_ERRORS = Pattern.compile(
+            "Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
+    private static final Pattern NON_2XX = Pattern.compile("Non-2xx or 3xx responses: (\\d+)");
+    private static final Pattern LATENCY = Pattern.compile("^\\s+Latency\\s+([\\d.]+)(us|ms|s)\\b", Pattern.MULTILINE);
+
+    /** Parses wrk's report; {@link IllegalArgumentException} when it holds no result. */
+    static WrkOutput parse(String text) {
+        Matcher requests = find(REQUESTS, text, "N requests in");
+        Matcher rps = find(RPS, text, "Requests/sec");
+        Matcher transfer = find(TRANSFER, text, "Transfer/sec");
+        Matcher latency = find(LATENCY, text, "Latency");
+        long errors = 0;
+        Matcher socket = SOCKET_ERRORS.matcher(text);
+        if (socket.find()) {
+            for (int g = 1; g <= 4; g++) errors += Long.parseLong(socket.group(g));
+        }
+        Matcher non2xx = NON_2XX.matcher(text);
+        return new WrkOutput(
+                Long.parseLong(requests.group(1)),
+                Double.parseDouble(rps.group(1)),
+                Double.parseDouble(transfer.group(1)) * unitBytes(transfer.group(2)),
+                errors,
+                non2xx.find() ? Long.parseLong(non2xx.group(1)) : 0,
+                Units.toMillis(Double.parseDouble(latency.group(1)), latency.group(2)));
+    }
+
+    private static double unitBytes(String unit) {
+        return switch (unit) {
+            case "KB" -> 1024.0;
+            case "MB" -> 1024.0 * 1024;
+            case "GB" -> 1024.0 * 1024 * 1024;
+            default -> 1.0;
+        };
+    }
+
+    private static Matcher find(Pattern pattern, String text, String what) {
+        Matcher m = pattern.matcher(text);
+        if (!m.find()) throw new IllegalArgumentException("wrk output has no '" + what + "' line");
+        return m;
+    }
+}

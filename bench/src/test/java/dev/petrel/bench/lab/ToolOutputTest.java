@@ -1,0 +1,113 @@
+package dev.petrel.bench.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The load tools' real outputs (captured on this machine) read back into figures. */
+class ToolOutputTest {
+    private static String resource(String name) throws IOException {
+        try (InputStream in = ToolOutputTest.class.getResourceAsStream(name)) {
+            assertThat(in).as(name).isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    @Test
+    void readsAbKeepAliveReport() throws IOException {
+        AbOutput ab = AbOutput.parse(resource("ab-keepalive.txt"));
+
+        assertThat(ab.complete()).isEqualTo(3000);
+        assertThat(ab.failed()).isZero();
+        assertThat(ab.keepAliveRequests()).isEqualTo(3000);
+        assertThat(ab.requestsPerSecond()).isEqualTo(5312.97);
+        assertThat(ab.timePerRequestMs()).isEqualTo(0.188);
+    }
+
+    @Test
+    void readsAbReportWithoutKeepAlive() throws IOException {
+        AbOutput ab = AbOutput.parse(resource("ab-nokeepalive.txt"));
+
+        assertThat(ab.complete()).isEqualTo(3000);
+        assertThat(ab.keepAliveRequests()).isZero();
+        assertThat(ab.requestsPerSecond()).isPositive();
+    }
+
+    @Test
+    void readsAbPercentilesInMicroseconds() throws IOException {
+        Map<Integer, Double> p = AbOutput.percentilesMicros(resource("ab-keepalive-percentiles.csv"), 50, 99, 100);
+
+        assertThat(p.get(50)).isCloseTo(68.0, within(0.001));
+        assertThat(p.get(99)).isCloseTo(2898.0, within(0.001));
+        assertThat(p.get(100)).isCloseTo(44981.0, within(0.001));
+    }
+
+    @Test
+    void refusesAbOutputWithoutResults() throws IOException {
+        assertThatThrownBy(() -> AbOutput.parse("apr_socket_recv: Connection refused (111)\n"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Complete requests");
+    }
+
+    @Test
+    void readsWrkReport() throws IOException {
+        WrkOutput wrk = WrkOutput.parse(resource("wrk.txt"));
+
+        assertThat(wrk.requests()).isEqualTo(7260);
+        assertThat(wrk.requestsPerSecond()).isEqualTo(3628.49);
+        assertThat(wrk.bytesPerSecond()).isCloseTo(121.81 * 1024 * 1024, within(1.0));
+        assertThat(wrk.latencyAvgMs()).isEqualTo(85.92);
+        assertThat(wrk.socketErrors()).isZero();
+    }
+
+    @Test
+    void countsWrkSocketErrorsAndBadStatuses() {
+        String text = """
+                Running 2s test @ http://127.0.0.1:1/
+                  1 threads and 10 connections
+                  Thread Stats   Avg      Stdev     Max   +/- Stdev
+                    Latency   512.00us  100.00us   2.00ms   90.00%
+                  100 requests in 2.00s, 10.00KB read
+                  Socket errors: connect 1, read 2, write 3, timeout 4
+                  Non-2xx or 3xx responses: 5
+                Requests/sec:     50.00
+                Transfer/sec:      5.00KB
+                """;
+        WrkOutput wrk = WrkOutput.parse(text);
+
+        assertThat(wrk.socketErrors()).isEqualTo(10);
+        assertThat(wrk.non2xx3xx()).isEqualTo(5);
+        assertThat(wrk.latencyAvgMs()).isEqualTo(0.512);
+        assertThat(wrk.bytesPerSecond()).isEqualTo(5120.0);
+    }
+
+    @Test
+    void readsH2loadReport() throws IOException {
+        H2loadOutput h2 = H2loadOutput.parse(resource("h2load.txt"));
+
+        assertThat(h2.total()).isEqualTo(2000);
+        assertThat(h2.succeeded()).isEqualTo(2000);
+        assertThat(h2.seconds()).isEqualTo(1.07);
+        assertThat(h2.requestMinMs()).isCloseTo(0.043, within(1e-9));
+        assertThat(h2.requestMaxMs()).isEqualTo(56.09);
+        assertThat(h2.requestMeanMs()).isEqualTo(4.79);
+        assertThat(h2.errorPercent()).isZero();
+        assertThat(h2.successesPerSecond()).isCloseTo(2000 / 1.07, within(0.01));
+    }
+
+    @Test
+    void countsEveryH2loadRequestThatDidNotSucceedAsAnError() throws IOException {
+        H2loadOutput h2 = H2loadOutput.parse(resource("h2load-refused.txt"));
+
+        assertThat(h2.succeeded()).isZero();
+        assertThat(h2.errored()).isEqualTo(2000);
+        assertThat(h2.errorPercent()).isEqualTo(100.0);
+        assertThat(h2.successesPerSecond()).isZero();
+    }
+}
