@@ -1,0 +1,37 @@
+package dev.petrel.bench.servers;
+
+import io.helidon.webserver.WebServer;
+
+/**
+ * Helidon SE 4 (virtual thread per connection) with two routes: the page, and everything else.
+ *
+ * <p>Helidon 4 serves HTTP/1.1 only: an HTTP/1.0 request, which is all ab sends, gets
+ * {@code 505 HTTP Version Not Supported} and a closed connection, by design (helidon #9648). Measure
+ * it with wrk or h2load. Also seen with 4.5.0: after answering a request that carried
+ * {@code Connection: close} it sends {@code Connection: close} but leaves the connection open.
+ */
+public final class HelidonHello {
+    private HelidonHello() {}
+
+    public static void main(String[] args) throws Exception {
+        int port = Hello.port(args, "HelidonHello PORT");
+        Hello.quietLogging();
+        byte[] page = Hello.page();
+
+        WebServer.builder()
+                .host(Hello.HOST)
+                .port(port)
+                .routing(routing -> routing
+                        .any(Hello.PAGE_PATH, (request, response) -> {
+                            response.header("Content-Type", Hello.HTML_TYPE);
+                            response.send(page);
+                        })
+                        .any((request, response) -> {
+                            response.header("Content-Type", Hello.TEXT_TYPE);
+                            response.send(Hello.HELLO);
+                        }))
+                .build()
+                .start();
+        Hello.runUntilTerminated("helidon", port);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.petrel.bench.servers;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.util.concurrent.Executors;
+
+/**
+ * The JDK's com.sun.net.httpserver with one virtual thread per exchange.
+ *
+ * <p>One departure from the defaults: {@code sun.net.httpserver.maxIdleConnections} is unlimited
+ * (unless set on the command line). With its default of 200, a connection that finishes an exchange
+ * while 200 others sit idle is closed without a {@code Connection: close}, so load tools with more
+ * than 200 keep-alive connections see failed requests (ab) and errors (h2load).
+ */
+public final class JdkHello {
+    private static final String MAX_IDLE = "sun.net.httpserver.maxIdleConnections";
+
+    private JdkHello() {}
+
+    public static void main(String[] args) throws Exception {
+        int port = Hello.port(args, "JdkHello PORT");
+        Hello.quietLogging();
+        if (System.getProperty(MAX_IDLE) == null) System.setProperty(MAX_IDLE, Integer.toString(Integer.MAX_VALUE));
+        byte[] page = Hello.page();
+
+        HttpServer server = HttpServer.create(new InetSocketAddress(Hello.HOST, port), 0);
+        server.createContext("/", exchange -> {
+            boolean isPage = Hello.PAGE_PATH.equals(exchange.getRequestURI().getPath());
+            byte[] body = isPage ? page : Hello.HELLO;
+            exchange.getResponseHeaders().set("Content-Type", isPage ? Hello.HTML_TYPE : Hello.TEXT_TYPE);
+            if (exchange.getRequestMethod().equals("HEAD")) {
+                exchange.getResponseHeaders().set("Content-Length", Integer.toString(body.length));
+                exchange.sendResponseHeaders(200, -1);
+                exchange.close();
+                return;
+            }
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.start();
+        Hello.runUntilTerminated("jdk-httpserver", port);
+    }
+}

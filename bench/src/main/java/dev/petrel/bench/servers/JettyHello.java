@@ -1,0 +1,49 @@
+package dev.petrel.bench.servers;
+
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Jetty 12 with a core {@link Handler.Abstract} (no servlet), on the default thread pool. The one
+ * change from the defaults: no {@code Server: Jetty(...)} header, so that the headers match the
+ * other servers'.
+ */
+public final class JettyHello {
+    private JettyHello() {}
+
+    public static void main(String[] args) throws Exception {
+        int port = Hello.port(args, "JettyHello PORT");
+        Hello.quietLogging();
+        byte[] page = Hello.page();
+
+        Server server = new Server();
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost(Hello.HOST);
+        connector.setPort(port);
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                boolean isPage = Hello.PAGE_PATH.equals(request.getHttpURI().getPath());
+                byte[] body = isPage ? page : Hello.HELLO;
+                response.setStatus(200);
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, isPage ? Hello.HTML_TYPE : Hello.TEXT_TYPE);
+                response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+                response.write(true, ByteBuffer.wrap(body), callback);
+                return true;
+            }
+        });
+        server.start();
+        Hello.runUntilTerminated("jetty", port);
+    }
+}

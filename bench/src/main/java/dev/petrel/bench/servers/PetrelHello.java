@@ -1,0 +1,36 @@
+package dev.petrel.bench.servers;
+
+import dev.petrel.server.Handler;
+import dev.petrel.server.Router;
+import dev.petrel.server.Server;
+import dev.petrel.server.transport.TransportKind;
+
+/** Petrel's own server and router on the transport named on the command line. */
+public final class PetrelHello {
+    private PetrelHello() {}
+
+    public static void main(String[] args) throws Exception {
+        String usage = "PetrelHello PORT TRANSPORT (" + TransportKind.names() + ")";
+        int port = Hello.port(args, usage);
+        if (args.length < 2) {
+            System.err.println("usage: " + usage);
+            System.exit(2);
+        }
+        TransportKind transport = TransportKind.fromCliName(args[1]);
+        Hello.quietLogging();
+        byte[] page = Hello.page();
+        Handler pageHandler = (request, response) -> response.contentType(Hello.HTML_TYPE).send(page);
+        Handler hello = (request, response) -> response.contentType(Hello.TEXT_TYPE).send(Hello.HELLO);
+        Router router = Router.builder()
+                .route("*", Hello.PAGE_PATH, pageHandler)
+                .fallback(hello)
+                .build();
+        Server.builder()
+                .host(Hello.HOST)
+                .port(port)
+                .transport(transport)
+                .handler(router)
+                .start();
+        Hello.runUntilTerminated("petrel-" + transport.cliName(), port);
+    }
+}

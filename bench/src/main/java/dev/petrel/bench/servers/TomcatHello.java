@@ -1,0 +1,98 @@
+package dev.petrel.bench.servers;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.Serial;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.apache.catalina.Context;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.coyote.http11.Http11Nio2Protocol;
+import org.apache.coyote.http11.Http11NioProtocol;
+
+/**
+ * Embedded Tomcat with one servlet. Modes: {@code nio} (Http11NioProtocol), {@code nio2}
+ * (Http11Nio2Protocol) and {@code virtual} (NIO with the connector's virtual-thread executor).
+ * No access log, no JSP, no default servlet; the base folder is a temporary one.
+ *
+ * <p>One departure from the defaults: {@code maxKeepAliveRequests} is unlimited. Tomcat closes a
+ * keep-alive connection after 100 requests by default, which would make it the only server here
+ * that reconnects during a single-connection run.
+ *
+ * <p>Tomcat sends no reason phrase ({@code HTTP/1.1 200 }), and has no switch for one since 9.0.
+ * h2load 1.52 counts such responses as "failed" with no status code, though they are complete 200s
+ * ("errored" stays 0).
+ */
+public final class TomcatHello {
+    private TomcatHello() {}
+
+    public static void main(String[] args) throws Exception {
+        String usage = "TomcatHello PORT MODE (nio, nio2, virtual)";
+        int port = Hello.port(args, usage);
+        String mode = Hello.mode(args, usage, "nio", "nio2", "virtual");
+        Hello.quietLogging();
+        byte[] page = Hello.page();
+
+        Path base = Files.createTempDirectory("petrel-tomcat-");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(base)));
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(base.toString());
+        tomcat.setSilent(true);
+
+        String protocol = mode.equals("nio2") ? Http11Nio2Protocol.class.getName() : Http11NioProtocol.class.getName();
+        Connector connector = new Connector(protocol);
+        connector.setPort(port);
+        set(connector, "address", Hello.HOST);
+        set(connector, "maxKeepAliveRequests", "-1");
+        if (mode.equals("virtual")) set(connector, "useVirtualThreads", "true");
+        tomcat.getService().addConnector(connector);
+        tomcat.setConnector(connector);
+
+        Context context = tomcat.addContext("", base.toString());
+        Tomcat.addServlet(context, "hello", new HelloServlet(page));
+        context.addServletMappingDecoded("/", "hello");
+        tomcat.start();
+        Hello.runUntilTerminated("tomcat-" + mode, port);
+    }
+
+    /** Sets a connector attribute as server.xml would, failing loudly on a name this Tomcat does not know. */
+    private static void set(Connector connector, String name, String value) {
+        if (!connector.setProperty(name, value)) {
+            throw new IllegalStateException("Tomcat connector attribute not accepted: " + name + "=" + value);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary folder left behind is harmless
+        }
+    }
+
+    /** Answers every method: the page on /page, HelloWorld elsewhere. */
+    private static final class HelloServlet extends HttpServlet {
+        @Serial
+        private static final long serialVersionUID = 1L;
+        private final byte[] page;
+
+        HelloServlet(byte[] page) {
+            this.page = page;
+        }
+
+        @Override
+        protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            boolean isPage = Hello.PAGE_PATH.equals(request.getRequestURI());
+            byte[] body = isPage ? page : Hello.HELLO;
+            response.setStatus(200);
+            response.setContentType(isPage ? Hello.HTML_TYPE : Hello.TEXT_TYPE);
+            response.setContentLength(body.length);
+            response.getOutputStream().write(body);
+        }
+    }
+}
