@@ -47,7 +47,7 @@ final class ConnectorsScenario implements Scenario {
         for (String variant : info().variants()) {
             boolean keepAlive = variant.equals(KEEP_ALIVE);
             LoadTools.Ab ab = LoadTools.ab(run, variant, run.clientCpu(), keepAlive, 100, requests(), limit, run.url("/"));
-            if (ab == null) continue;
+            if (ab == null || !LoadTools.answeredWith2xx(run, variant, ab.output())) continue;
             run.record(variant, "rps", ab.output().requestsPerSecond());
             run.record(variant, "failed", ab.output().failed() + ab.output().non2xx());
             run.record(variant, "time_per_request_ms", ab.output().timePerRequestMs());

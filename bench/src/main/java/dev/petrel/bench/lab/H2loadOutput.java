@@ -16,13 +16,16 @@ import java.util.regex.Pattern;
  * @param requestMinMs fastest request
  * @param requestMaxMs slowest request
  * @param requestMeanMs mean request time
+ * @param status4xx5xx responses with a 4xx or 5xx status
  */
 record H2loadOutput(double seconds, long total, long done, long succeeded, long failed, long errored, long timeout,
-                    double requestMinMs, double requestMaxMs, double requestMeanMs) {
+                    double requestMinMs, double requestMaxMs, double requestMeanMs, long status4xx5xx) {
     private static final Pattern FINISHED = Pattern.compile("^finished in ([\\d.]+)(us|ms|s),", Pattern.MULTILINE);
     private static final Pattern REQUESTS = Pattern.compile(
             "^requests: (\\d+) total, (\\d+) started, (\\d+) done, (\\d+) succeeded, (\\d+) failed, (\\d+) errored, (\\d+) timeout",
             Pattern.MULTILINE);
+    private static final Pattern STATUS_CODES = Pattern.compile(
+            "^status codes: (\\d+) 2xx, (\\d+) 3xx, (\\d+) 4xx, (\\d+) 5xx", Pattern.MULTILINE);
     private static final Pattern REQUEST_TIME = Pattern.compile(
             "^time for request:\\s+([\\d.]+)(us|ms|s)\\s+([\\d.]+)(us|ms|s)\\s+([\\d.]+)(us|ms|s)", Pattern.MULTILINE);
 
@@ -31,6 +34,7 @@ record H2loadOutput(double seconds, long total, long done, long succeeded, long 
         Matcher finished = find(FINISHED, text, "finished in");
         Matcher requests = find(REQUESTS, text, "requests:");
         Matcher time = find(REQUEST_TIME, text, "time for request");
+        Matcher status = find(STATUS_CODES, text, "status codes");
         return new H2loadOutput(
                 Units.toMillis(Double.parseDouble(finished.group(1)), finished.group(2)) / 1000,
                 Long.parseLong(requests.group(1)),
@@ -41,17 +45,27 @@ record H2loadOutput(double seconds, long total, long done, long succeeded, long 
                 Long.parseLong(requests.group(7)),
                 Units.toMillis(Double.parseDouble(time.group(1)), time.group(2)),
                 Units.toMillis(Double.parseDouble(time.group(3)), time.group(4)),
-                Units.toMillis(Double.parseDouble(time.group(5)), time.group(6)));
+                Units.toMillis(Double.parseDouble(time.group(5)), time.group(6)),
+                Long.parseLong(status.group(3)) + Long.parseLong(status.group(4)));
     }
 
-    /** Successful requests per second over the run. */
+    /**
+     * Requests answered without a connection error, a timeout or a 4xx/5xx status. Not h2load's
+     * own "succeeded": h2load 1.52 counts a complete response as failed, with no status, when its
+     * status line has no reason phrase, which is what Tomcat sends ({@code HTTP/1.1 200 }).
+     */
+    long answered() {
+        return Math.max(0, done - errored - timeout - status4xx5xx);
+    }
+
+    /** Answered requests per second over the run. */
     double successesPerSecond() {
-        return seconds > 0 ? succeeded / seconds : 0;
+        return seconds > 0 ? answered() / seconds : 0;
     }
 
-    /** Requests that did not succeed (failed, or never done), as a percentage of those meant. */
+    /** Requests not answered (errors, timeouts, 4xx/5xx, or never done), as a percentage of those meant. */
     double errorPercent() {
-        return total > 0 ? 100.0 * (total - succeeded) / total : 0;
+        return total > 0 ? 100.0 * (total - answered()) / total : 0;
     }
 
     private static Matcher find(Pattern pattern, String text, String what) {

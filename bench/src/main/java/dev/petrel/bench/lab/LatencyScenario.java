@@ -59,7 +59,7 @@ final class LatencyScenario implements Scenario {
             Duration limit = Duration.ofSeconds(quick ? 30 : 120);
             if (LoadTools.ab(run, variant + " warm-up", cpu, true, 1, warmup(), limit, run.url("/")) == null) continue;
             LoadTools.Ab ab = LoadTools.ab(run, variant, cpu, true, 1, requests(), limit, run.url("/"), 50, 99);
-            if (ab == null) continue;
+            if (ab == null || !LoadTools.answeredWith2xx(run, variant, ab.output())) continue;
             if (ab.output().failed() > 0 || ab.output().complete() < requests()) {
                 run.problem(variant, ab.output().failed() + " failed of " + ab.output().complete() + " completed");
             }

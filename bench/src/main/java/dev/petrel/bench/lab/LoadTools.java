@@ -58,6 +58,17 @@ final class LoadTools {
         }
     }
 
+    /**
+     * Whether the requests were answered with 2xx: a rate of error responses is no measure of a
+     * server (Helidon 4 answers ab's HTTP/1.0 requests with 505), so it is a problem, not a figure.
+     */
+    static boolean answeredWith2xx(Measurement run, String variant, AbOutput output) {
+        if (output.non2xx() == 0) return true;
+        run.problem(variant, output.non2xx() + " of " + output.complete() + " responses were not 2xx "
+                + "(ab speaks HTTP/1.0; see the server's response in the raw output); no figure recorded");
+        return false;
+    }
+
     /** {@code wrk -t1 -c C -d SECONDS --latency URL}. */
     static WrkOutput wrk(Measurement run, String variant, int cpu, int connections, Duration duration, String url)
             throws IOException, InterruptedException {

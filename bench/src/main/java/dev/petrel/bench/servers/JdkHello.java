@@ -8,20 +8,17 @@ import java.util.concurrent.Executors;
 /**
  * The JDK's com.sun.net.httpserver with one virtual thread per exchange.
  *
- * <p>One departure from the defaults: {@code sun.net.httpserver.maxIdleConnections} is unlimited
- * (unless set on the command line). With its default of 200, a connection that finishes an exchange
+ * <p>Settings are the JDK's defaults, as its users get them (the lab's rule for every peer). Among
+ * them {@code sun.net.httpserver.maxIdleConnections=200}: a connection that finishes an exchange
  * while 200 others sit idle is closed without a {@code Connection: close}, so load tools with more
  * than 200 keep-alive connections see failed requests (ab) and errors (h2load).
  */
 public final class JdkHello {
-    private static final String MAX_IDLE = "sun.net.httpserver.maxIdleConnections";
-
     private JdkHello() {}
 
     public static void main(String[] args) throws Exception {
         int port = Hello.port(args, "JdkHello PORT");
         Hello.quietLogging();
-        if (System.getProperty(MAX_IDLE) == null) System.setProperty(MAX_IDLE, Integer.toString(Integer.MAX_VALUE));
         byte[] page = Hello.page();
 
         HttpServer server = HttpServer.create(new InetSocketAddress(Hello.HOST, port), 0);

@@ -110,4 +110,38 @@ class ToolOutputTest {
         assertThat(h2.errorPercent()).isEqualTo(100.0);
         assertThat(h2.successesPerSecond()).isZero();
     }
+
+    @Test
+    void countsCompleteResponsesWithoutAReasonPhraseAsAnswered() {
+        // h2load 1.52 against Tomcat 11 (status line "HTTP/1.1 200 "): all done, none errored, all "failed"
+        String text = """
+                finished in 2.00s, 0.00 req/s, 100KB/s
+                requests: 1000 total, 1000 started, 1000 done, 0 succeeded, 1000 failed, 0 errored, 0 timeout
+                status codes: 0 2xx, 0 3xx, 0 4xx, 0 5xx
+                traffic: 100KB (102400) total, 80KB (81920) headers (space savings 0.00%), 9.77KB (10000) data
+                                     min         max         mean         sd        +/- sd
+                time for request:      100us      2.00ms       500us       100us    90.00%
+                """;
+        H2loadOutput h2 = H2loadOutput.parse(text);
+
+        assertThat(h2.answered()).isEqualTo(1000);
+        assertThat(h2.errorPercent()).isZero();
+        assertThat(h2.successesPerSecond()).isEqualTo(500.0);
+    }
+
+    @Test
+    void countsErrorStatusesAndUnfinishedRequestsAsErrors() {
+        String text = """
+                finished in 1.00s, 0.00 req/s, 100KB/s
+                requests: 1000 total, 900 started, 800 done, 700 succeeded, 100 failed, 50 errored, 10 timeout
+                status codes: 700 2xx, 0 3xx, 20 4xx, 20 5xx
+                                     min         max         mean         sd        +/- sd
+                time for request:      100us      2.00s       500us       100us    90.00%
+                """;
+        H2loadOutput h2 = H2loadOutput.parse(text);
+
+        assertThat(h2.answered()).isEqualTo(800 - 50 - 10 - 40);
+        assertThat(h2.errorPercent()).isEqualTo(30.0);
+        assertThat(h2.requestMaxMs()).isEqualTo(2000.0);
+    }
 }
