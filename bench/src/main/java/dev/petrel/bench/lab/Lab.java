@@ -82,9 +82,10 @@ public final class Lab {
         Path dir = paths.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir);
         err.println("petrel bench: " + String.join(", ", options.scenarios()) + " on " + servers.size() + " servers, "
-                + options.passes() + (options.passes() == 1 ? " pass" : " passes") + (options.quick() ? " (quick)" : "")
+                + (options.passes() > 0 ? options.passes() + " pass(es)" : "3 passes (ramp: 1)") + (options.quick() ? " (quick)" : "")
                 + "; results in " + paths.home().relativize(dir));
-        Progress progress = new Progress(err, scenarios.size() * options.passes() * servers.size());
+        int steps = scenarios.stream().mapToInt(s -> options.passesFor(s.info().name())).sum() * servers.size();
+        Progress progress = new Progress(err, steps);
         try {
             for (Scenario scenario : scenarios) {
                 runScenario(scenario, servers, options, paths, serverCpu, clientCpu, dir, results, progress);
@@ -104,12 +105,13 @@ public final class Lab {
                                     int serverCpu, int clientCpu, Path dir, RunResults results, Progress progress)
             throws InterruptedException {
         String name = scenario.info().name();
-        for (int pass = 1; pass <= options.passes(); pass++) {
+        int passes = options.passesFor(name);
+        for (int pass = 1; pass <= passes; pass++) {
             List<ServerSpec> order = new ArrayList<>(servers);
             if (pass % 2 == 0) Collections.reverse(order);
             for (int i = 0; i < order.size(); i++) {
                 ServerSpec spec = order.get(i);
-                progress.step(name, pass, options.passes(), spec.name(), i + 1, order.size());
+                progress.step(name, pass, passes, spec.name(), i + 1, order.size());
                 Path log = dir.resolve("logs").resolve(spec.name() + ".log");
                 try (RunningServer server = RunningServer.start(spec, PORT, serverCpu, log, Duration.ofSeconds(60))) {
                     captureSample(results, spec, server);

@@ -11,7 +11,7 @@ import java.util.Set;
  * @param scenarios scenario names, in the order to run
  * @param servers server names to run, or empty for all
  * @param quick whether to run every scenario in seconds (a smoke test of the lab, not a measurement)
- * @param passes passes per scenario
+ * @param passes passes per scenario, or 0 for each scenario's default ({@link #passesFor})
  * @param publish whether to copy the report to bench/RESULTS.md
  * @param sameCpuOnly whether to pin tools to the servers' CPU everywhere (for a one-CPU machine)
  */
@@ -31,12 +31,19 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
 
             Options:
               --servers a,b   only these servers (names in the report; default: all)
-              --passes N      passes per scenario, in alternating server order (default 3; --quick: 1)
+              --passes N      passes per scenario, in alternating server order (default 3, ramp 1;
+                              --quick: 1). A full ramp pass takes about 25 minutes for all servers.
               --quick         every scenario in seconds: proves the lab works, not any figure
               --publish       also copy the report to bench/RESULTS.md (charts to bench/RESULTS/)
 
             Results go to bench/results/<timestamp>/: report.md, index.html, CSV, SVG, raw tool output.
             """;
+
+    /** Passes for {@code scenario}: as asked, else 3 (1 for the ramp, whose pass is long). */
+    int passesFor(String scenario) {
+        if (passes > 0) return passes;
+        return scenario.equals("ramp") ? 1 : 3;
+    }
 
     static LabOptions parse(List<String> args) throws LabException {
         List<String> scenarios = new ArrayList<>();
@@ -75,7 +82,7 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
             }
         }
         if (scenarios.isEmpty()) throw new LabException("name a scenario (" + String.join(", ", SCENARIOS) + ", all)");
-        if (passes < 0) passes = quick ? 1 : 3;
+        if (passes < 0) passes = quick ? 1 : 0;
         return new LabOptions(List.copyOf(new LinkedHashSet<>(scenarios)), servers, quick, passes, publish, sameCpuOnly);
     }
 }

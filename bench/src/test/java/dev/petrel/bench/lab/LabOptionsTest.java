@@ -8,9 +8,14 @@ import org.junit.jupiter.api.Test;
 
 class LabOptionsTest {
     @Test
-    void defaultsToThreePassesAndOneWhenQuick() throws LabException {
-        assertThat(LabOptions.parse(List.of("latency")).passes()).isEqualTo(3);
-        assertThat(LabOptions.parse(List.of("latency", "--quick")).passes()).isEqualTo(1);
+    void defaultsToThreePassesOneForTheRampAndOneWhenQuick() throws LabException {
+        LabOptions full = LabOptions.parse(List.of("all"));
+        assertThat(full.passesFor("latency")).isEqualTo(3);
+        assertThat(full.passesFor("ramp")).isEqualTo(1);
+        LabOptions quick = LabOptions.parse(List.of("all", "--quick"));
+        assertThat(quick.passesFor("latency")).isEqualTo(1);
+        assertThat(quick.passesFor("ramp")).isEqualTo(1);
+        assertThat(LabOptions.parse(List.of("ramp", "--passes", "2")).passesFor("ramp")).isEqualTo(2);
     }
 
     @Test
