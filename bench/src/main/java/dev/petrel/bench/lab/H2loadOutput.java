@@ -55,7 +55,9 @@ record H2loadOutput(double seconds, long total, long done, long succeeded, long 
      * status line has no reason phrase, which is what Tomcat sends ({@code HTTP/1.1 200 }).
      */
     long answered() {
-        return Math.max(0, done - errored - timeout - status4xx5xx);
+        // "errored" also counts the requests of clients whose connection failed before they started,
+        // so it is no part of "done": only the failures beyond errors and timeouts can be answers.
+        return succeeded + Math.max(0, failed - errored - timeout - status4xx5xx);
     }
 
     /** Answered requests per second over the run. */

@@ -144,4 +144,20 @@ class ToolOutputTest {
         assertThat(h2.errorPercent()).isEqualTo(30.0);
         assertThat(h2.requestMaxMs()).isEqualTo(2000.0);
     }
+
+    @Test
+    void doesNotSubtractRequestsThatNeverStartedFromTheAnswered() {
+        // Jetty at 9000 users: clients whose connection failed count all their requests as errored
+        String text = """
+                finished in 24.02s, 4652.65 req/s, 572.49KB/s
+                requests: 450000 total, 117211 started, 111756 done, 111756 succeeded, 338244 failed, 338244 errored, 5438 timeout
+                status codes: 111756 2xx, 0 3xx, 0 4xx, 0 5xx
+                                     min         max         mean         sd        +/- sd
+                time for request:      100us     20.00s       500us       100us    90.00%
+                """;
+        H2loadOutput h2 = H2loadOutput.parse(text);
+
+        assertThat(h2.answered()).isEqualTo(111_756);
+        assertThat(h2.errorPercent()).isCloseTo(100.0 * 338_244 / 450_000, within(1e-9));
+    }
 }
