@@ -22,7 +22,8 @@ record LabPaths(Path home, Path java) {
     }
 
     Path page() {
-        return home.resolve("bench/src/main/resources/dev/petrel/bench/page.html");
+        // the demo site's article: the page every server sends in the single-cpu scenario
+        return home.resolve("server/src/main/resources/dev/petrel/server/demo/site/article.html");
     }
 
     Path results() {

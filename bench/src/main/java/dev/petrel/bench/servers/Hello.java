@@ -31,7 +31,7 @@ final class Hello {
     static final String TEXT_TYPE = "text/plain;charset=UTF-8";
     static final String HTML_TYPE = "text/html;charset=UTF-8";
 
-    private static final String PAGE_RESOURCE = "/dev/petrel/bench/page.html";
+    private static final String PAGE_RESOURCE = "/dev/petrel/server/demo/site/article.html"; // from petrel-server
 
     private Hello() {}
 
