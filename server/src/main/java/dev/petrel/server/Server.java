@@ -2,8 +2,9 @@ package dev.petrel.server;
 
 import dev.petrel.http.DateCache;
 import dev.petrel.http.HttpLimits;
-import dev.petrel.server.engine.Http1Connection;
-import dev.petrel.server.transport.SocketListener;
+import dev.petrel.server.engine.Http1Protocol;
+import dev.petrel.server.transport.Listener;
+import dev.petrel.server.transport.ListenerSettings;
 import dev.petrel.server.transport.TransportKind;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -25,10 +26,10 @@ import java.util.Objects;
  * }</pre>
  */
 public final class Server implements AutoCloseable {
-    private final SocketListener listener;
+    private final Listener<?> listener;
     private final Duration shutdownGrace;
 
-    private Server(SocketListener listener, Duration shutdownGrace) {
+    private Server(Listener<?> listener, Duration shutdownGrace) {
         this.listener = listener;
         this.shutdownGrace = shutdownGrace;
     }
@@ -74,6 +75,8 @@ public final class Server implements AutoCloseable {
         private TransportKind transport = TransportKind.VIRTUAL;
         private int maxConnections = -1;
         private int backlog = 1024;
+        private Duration queueTimeout = Duration.ofSeconds(10);
+        private int eventLoops = Runtime.getRuntime().availableProcessors();
         private ServerConfig config = ServerConfig.DEFAULT;
         private Duration shutdownGrace = Duration.ofSeconds(10);
         private InstantSource clock = InstantSource.system();
@@ -100,10 +103,32 @@ public final class Server implements AutoCloseable {
             return this;
         }
 
-        /** Connections served at once; more wait in the accept backlog. Default: the transport's own. */
+        /**
+         * Connections served at once; more wait in the accept backlog, then are turned away (see
+         * {@link #queueTimeout}). Default: the transport's own, {@link TransportKind#defaultMaxConnections()}.
+         */
         public Builder maxConnections(int maxConnections) {
             if (maxConnections < 1) throw new IllegalArgumentException("maxConnections must be positive");
             this.maxConnections = maxConnections;
+            return this;
+        }
+
+        /**
+         * How long the server may be at {@code maxConnections} before it turns new connections
+         * away with {@code 503 Service Unavailable} and {@code Retry-After} instead of letting them
+         * wait in the backlog (default 10 s; zero turns them away at once).
+         */
+        public Builder queueTimeout(Duration queueTimeout) {
+            Objects.requireNonNull(queueTimeout, "queueTimeout");
+            if (queueTimeout.isNegative()) throw new IllegalArgumentException("queueTimeout must not be negative");
+            this.queueTimeout = queueTimeout;
+            return this;
+        }
+
+        /** Selector threads of the {@code nio} transport (default: one per available processor). */
+        public Builder eventLoops(int eventLoops) {
+            if (eventLoops < 1) throw new IllegalArgumentException("eventLoops must be positive");
+            this.eventLoops = eventLoops;
             return this;
         }
 
@@ -123,7 +148,7 @@ public final class Server implements AutoCloseable {
         /** Shortcut to replace only the codec limits of the config. */
         public Builder limits(HttpLimits limits) {
             ServerConfig c = config;
-            this.config = new ServerConfig(limits, c.headerTimeout(), c.idleTimeout(), c.bodyReadTimeout(),
+            this.config = new ServerConfig(limits, c.headerTimeout(), c.idleTimeout(), c.bodyReadTimeout(), c.writeTimeout(),
                     c.maxRequestsPerConnection(), c.maxDrainBytes(), c.responseBufferSize());
             return this;
         }
@@ -153,12 +178,11 @@ public final class Server implements AutoCloseable {
          */
         public Server start() throws IOException {
             if (handler == null) throw new IllegalStateException("no handler set");
-            DateCache dates = new DateCache(clock);
-            ServerConfig settings = config;
-            Handler app = handler;
             int limit = maxConnections > 0 ? maxConnections : transport.defaultMaxConnections();
-            SocketListener listener = new SocketListener(transport, new InetSocketAddress(host, port), limit, backlog,
-                    endpoint -> new Http1Connection(endpoint, app, settings, dates));
+            FileLimit.warnIfBelow(limit);
+            ListenerSettings settings = new ListenerSettings(limit, backlog, queueTimeout, config.writeTimeout(), eventLoops);
+            Listener<?> listener = Listener.open(transport, new InetSocketAddress(host, port), settings,
+                    new Http1Protocol(handler, config, new DateCache(clock)));
             return new Server(listener, shutdownGrace);
         }
     }

@@ -39,4 +39,18 @@ final class ConnectionInput {
             buffer.flip();
         }
     }
+
+    /**
+     * Reads whatever has arrived after the unconsumed bytes, without waiting.
+     *
+     * @return bytes read, 0 when none had arrived, or -1 at end of stream
+     */
+    int fillAvailable() throws IOException {
+        buffer.compact();
+        try {
+            return endpoint.readAvailable(buffer);
+        } finally {
+            buffer.flip();
+        }
+    }
 }

@@ -22,7 +22,30 @@ public interface Endpoint {
      */
     int read(ByteBuffer dst, int timeoutMillis) throws IOException;
 
-    /** Writes all {@code len} bytes of {@code src} from {@code off}. */
+    /**
+     * Reads what has arrived, without waiting: used between requests by transports whose idle
+     * connections wait without a thread (see {@link #waitsWithoutThread()}).
+     *
+     * @return the number of bytes read, 0 when none are there now, or -1 at end of stream
+     */
+    default int readAvailable(ByteBuffer dst) throws IOException {
+        throw new UnsupportedOperationException("this endpoint only reads by waiting");
+    }
+
+    /**
+     * Whether a connection waiting for its next request should be handed back to the transport
+     * instead of waiting on a thread: true for event-loop transports, which then watch the socket
+     * and call the engine again when bytes arrive or its deadline passes.
+     */
+    default boolean waitsWithoutThread() {
+        return false;
+    }
+
+    /**
+     * Writes all {@code len} bytes of {@code src} from {@code off}.
+     *
+     * @throws java.net.SocketTimeoutException when the peer took no bytes for the write timeout
+     */
     void write(byte[] src, int off, int len) throws IOException;
 
     /** Half-closes: the peer sees end of stream while we may still read. */

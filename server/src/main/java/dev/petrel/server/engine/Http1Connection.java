@@ -56,6 +56,12 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     private boolean closedByServer;  // guarded by lifecycle
     private volatile boolean draining;
 
+    // reading the next head; kept across returns from serve() while an event loop waits for input
+    private boolean awaitingHead;
+    private ParseStatus headStatus = ParseStatus.NEED_MORE;
+    private long idleDeadline;  // nanoTime by which the next head must begin
+    private long headDeadline;  // nanoTime by which a begun head must be complete; 0 before its first byte
+
     private RequestHead head;
     private boolean continueSent;
     private int served;
@@ -74,20 +80,68 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
                 config.responseBufferSize());
     }
 
-    /** Serves requests until the connection ends, then closes it. Never throws. */
+    /**
+     * Serves requests until the connection ends, then closes it and returns false. On an endpoint
+     * that waits without a thread it also returns, with true, when the next request has not
+     * arrived yet; the transport calls it again later (see {@link ProtocolConnection}). Never
+     * throws.
+     */
     @Override
-    public void serve() {
+    public boolean serve() {
+        boolean waiting = false;
         try {
-            while (readHead() && exchange()) {
-                // next request on the same connection
+            while (true) {
+                HeadProgress progress = readHead(!endpoint.waitsWithoutThread());
+                switch (progress) {
+                    case WAITING -> {
+                        waiting = true;
+                        return true;
+                    }
+                    case COMPLETE -> {
+                        awaitingHead = false;
+                        if (!exchange()) return false;
+                    }
+                    case REJECTED -> {
+                        awaitingHead = false;
+                        HttpError error = parser.error();
+                        LOG.log(System.Logger.Level.DEBUG, () -> "rejected request from " + endpoint.remoteAddress()
+                                + ": " + error.status() + " " + error.reason());
+                        sendErrorAndClose(error.status(), error.reason());
+                        return false;
+                    }
+                    case HEAD_TIMED_OUT -> {
+                        LOG.log(System.Logger.Level.DEBUG, () -> "request head from " + endpoint.remoteAddress() + " timed out");
+                        sendErrorAndClose(408, "Request head not received in time");
+                        return false;
+                    }
+                    case ENDED -> {
+                        return false;
+                    }
+                }
             }
         } catch (IOException e) {
             LOG.log(System.Logger.Level.DEBUG, () -> "connection from " + endpoint.remoteAddress() + " ended: " + e);
+            return false;
         } catch (RuntimeException | Error e) {
             LOG.log(System.Logger.Level.ERROR, "unexpected failure on connection from " + endpoint.remoteAddress(), e);
+            return false;
         } finally {
-            endpoint.close();
+            if (!waiting) endpoint.close();
         }
+    }
+
+    @Override
+    public boolean poll() {
+        try {
+            return readHead(false) != HeadProgress.WAITING;
+        } catch (IOException | RuntimeException e) {
+            return true; // serve() meets the failure again and ends the connection
+        }
+    }
+
+    @Override
+    public long wakeDeadline() {
+        return headDeadline != 0 ? headDeadline : idleDeadline;
     }
 
     /**
@@ -116,48 +170,66 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
 
     // ---- reading the head ----
 
-    private boolean readHead() throws IOException {
-        parser.reset();
-        if (!enterIdle()) return false;
-        long deadline = 0;
+    /** Where reading toward the next request head stands. */
+    private enum HeadProgress {
+        /** A whole head is parsed and ready for {@link #exchange()}. */
+        COMPLETE,
+        /** Nothing more has arrived and the endpoint waits without a thread. */
+        WAITING,
+        /** The head is invalid: answer with the parser's status and close. */
+        REJECTED,
+        /** A head was started but not finished within {@code headerTimeout}: answer 408. */
+        HEAD_TIMED_OUT,
+        /** The peer closed, the connection idled out or is draining: close without a word. */
+        ENDED
+    }
+
+    /**
+     * Takes in bytes toward the next head until it is complete, invalid, timed out or the
+     * connection ended. With {@code mayWait} false it never blocks: it returns
+     * {@link HeadProgress#WAITING} when nothing more has arrived, and may be called again later
+     * to go on where it stopped.
+     */
+    private HeadProgress readHead(boolean mayWait) throws IOException {
+        if (!awaitingHead) {
+            parser.reset();
+            headStatus = ParseStatus.NEED_MORE;
+            if (!enterIdle()) return HeadProgress.ENDED;
+            awaitingHead = true;
+            headDeadline = 0;
+            // the first request must come within the header timeout of accept; later ones within the idle timeout
+            idleDeadline = System.nanoTime() + (served == 0 ? config.headerTimeout() : config.idleTimeout()).toNanos();
+        }
         while (true) {
-            if (input.hasRemaining()) {
-                if (deadline == 0) {
-                    if (!leaveIdle()) return false;
-                    deadline = System.nanoTime() + config.headerTimeout().toNanos();
+            if (headStatus == ParseStatus.NEED_MORE && input.hasRemaining()) {
+                if (headDeadline == 0) {
+                    if (!leaveIdle()) return HeadProgress.ENDED;
+                    headDeadline = System.nanoTime() + config.headerTimeout().toNanos();
                 }
-                ParseStatus status = parser.parse(input.buffer());
-                if (status == ParseStatus.COMPLETE) return true;
-                if (status == ParseStatus.ERROR) {
-                    HttpError error = parser.error();
-                    LOG.log(System.Logger.Level.DEBUG, () -> "rejected request from " + endpoint.remoteAddress()
-                            + ": " + error.status() + " " + error.reason());
-                    sendErrorAndClose(error.status(), error.reason());
-                    return false;
-                }
+                headStatus = parser.parse(input.buffer());
             }
-            int timeout;
-            if (deadline == 0) {
-                timeout = millis((served == 0 ? config.headerTimeout() : config.idleTimeout()).toNanos());
-            } else {
-                timeout = millis(deadline - System.nanoTime());
-                if (timeout <= 0) return headerTimedOut();
-            }
+            if (headStatus == ParseStatus.COMPLETE) return HeadProgress.COMPLETE;
+            if (headStatus == ParseStatus.ERROR) return HeadProgress.REJECTED;
+            long remaining = wakeDeadline() - System.nanoTime();
+            if (remaining <= 0) return timedOut();
             int n;
-            try {
-                n = input.fill(timeout);
-            } catch (SocketTimeoutException e) {
-                if (deadline == 0) return false; // idle: close quietly (RFC 9112 section 9.5)
-                return headerTimedOut();
+            if (mayWait) {
+                try {
+                    n = input.fill(millis(remaining));
+                } catch (SocketTimeoutException e) {
+                    return timedOut(); // the endpoint waited until the deadline
+                }
+            } else {
+                n = input.fillAvailable();
+                if (n == 0) return HeadProgress.WAITING;
             }
-            if (n < 0) return false; // peer closed, between requests or inside a head: nothing to answer
+            if (n < 0) return HeadProgress.ENDED; // peer closed, between requests or inside a head: nothing to answer
         }
     }
 
-    private boolean headerTimedOut() throws IOException {
-        LOG.log(System.Logger.Level.DEBUG, () -> "request head from " + endpoint.remoteAddress() + " timed out");
-        sendErrorAndClose(408, "Request head not received in time");
-        return false;
+    /** Idle past the timeout: close quietly (RFC 9112 section 9.5); inside a head: 408. */
+    private HeadProgress timedOut() {
+        return headDeadline != 0 ? HeadProgress.HEAD_TIMED_OUT : HeadProgress.ENDED;
     }
 
     private boolean enterIdle() {

@@ -1,9 +1,35 @@
 package dev.petrel.server.engine;
 
-/** A protocol engine bound to one connection, as a transport sees it. */
+/**
+ * A protocol engine bound to one connection, as a transport sees it.
+ *
+ * <p>On a thread-per-connection transport the transport calls {@link #serve()} once and it
+ * returns when the connection has ended. On an event-loop transport (one whose endpoint
+ * {@linkplain Endpoint#waitsWithoutThread() waits without a thread}) {@code serve()} also
+ * returns when the connection is waiting for its next request; the loop then watches the socket,
+ * calls {@link #poll()} when bytes arrive, and calls {@code serve()} again on a worker once
+ * {@code poll()} says there is work or {@link #wakeDeadline()} has passed.
+ */
 public interface ProtocolConnection {
-    /** Serves the connection until it ends and closes it; never throws. */
-    void serve();
+    /**
+     * Serves the connection until it ends (then closes it and returns false) or until it waits
+     * for input that has not arrived on an endpoint that waits without a thread (returns true).
+     * Never throws.
+     */
+    boolean serve();
+
+    /**
+     * On the transport's event loop, while the connection waits: takes in the bytes that have
+     * arrived without blocking and says whether {@link #serve()} now has work (a complete head,
+     * a bad one to answer, the peer gone). Never blocks, never writes.
+     */
+    boolean poll();
+
+    /**
+     * While the connection waits: the {@link System#nanoTime()} at which {@link #serve()} must be
+     * called even if nothing arrives, to answer or close on a timeout.
+     */
+    long wakeDeadline();
 
     /** Finishes the current exchange, if any, then closes; closes at once when idle. */
     void drain();

@@ -6,7 +6,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
-/** Runs one connection's engine on a thread of the transport's kind. */
+/** Runs connections' engines on threads of the transport's kind. */
 interface ConnectionExecutor extends AutoCloseable {
     void execute(Runnable connection);
 
@@ -16,7 +16,7 @@ interface ConnectionExecutor extends AutoCloseable {
     static ConnectionExecutor of(TransportKind kind, int maxConnections) {
         return switch (kind) {
             case BLOCKING -> new PlatformPool(maxConnections);
-            case VIRTUAL -> new VirtualThreads();
+            case VIRTUAL, NIO -> new VirtualThreads(kind);
         };
     }
 
@@ -47,9 +47,13 @@ interface ConnectionExecutor extends AutoCloseable {
         }
     }
 
-    /** A new virtual thread per connection. */
+    /** A new virtual thread per task: per connection on {@code virtual}, per burst of requests on {@code nio}. */
     final class VirtualThreads implements ConnectionExecutor {
-        private final ThreadFactory factory = Thread.ofVirtual().name("petrel-virtual-", 1).factory();
+        private final ThreadFactory factory;
+
+        VirtualThreads(TransportKind kind) {
+            this.factory = Thread.ofVirtual().name("petrel-" + kind.cliName() + "-", 1).factory();
+        }
 
         @Override
         public void execute(Runnable connection) {

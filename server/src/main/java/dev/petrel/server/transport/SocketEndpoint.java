@@ -11,7 +11,8 @@ import java.nio.ByteBuffer;
 /**
  * An {@link Endpoint} over a blocking {@link Socket}, shared by the {@code blocking} and
  * {@code virtual} transports: on a virtual thread the same blocking calls park the thread
- * instead of holding a carrier.
+ * instead of holding a carrier. Writes have no timeout of their own; a {@link WriteWatchdog}
+ * closes the socket under a write that waits too long.
  */
 final class SocketEndpoint implements Endpoint {
     private final Socket socket;
@@ -20,6 +21,7 @@ final class SocketEndpoint implements Endpoint {
     private final InetSocketAddress remote;
     private final InetSocketAddress local;
     private int currentTimeout = -1;
+    private volatile long writingSince; // nanoTime the current write began; 0 when not writing
 
     SocketEndpoint(Socket socket) throws IOException {
         this.socket = socket;
@@ -42,7 +44,18 @@ final class SocketEndpoint implements Endpoint {
 
     @Override
     public void write(byte[] src, int off, int len) throws IOException {
-        out.write(src, off, len); // the socket stream loops over partial writes itself
+        long now = System.nanoTime();
+        writingSince = now == 0 ? 1 : now;
+        try {
+            out.write(src, off, len); // the socket stream loops over partial writes itself
+        } finally {
+            writingSince = 0;
+        }
+    }
+
+    /** When the write in progress began ({@link System#nanoTime()}), or 0 when none is. */
+    long writingSince() {
+        return writingSince;
     }
 
     @Override

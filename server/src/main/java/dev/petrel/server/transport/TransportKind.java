@@ -12,7 +12,13 @@ public enum TransportKind {
     /** One platform thread per connection from a bounded pool (Tomcat's BIO). Default limit: 200 connections. */
     BLOCKING(200),
     /** One virtual thread per connection: blocking code at the cost of a few KiB per connection. Default limit: 10,000. */
-    VIRTUAL(10_000);
+    VIRTUAL(10_000),
+    /**
+     * Selector event loops, one per core, with non-blocking sockets (Tomcat's NIO): a connection
+     * waiting for its next request holds no thread, and each request's handler runs on a virtual
+     * thread. Default limit: 10,000.
+     */
+    NIO(10_000);
 
     private final int defaultMaxConnections;
 

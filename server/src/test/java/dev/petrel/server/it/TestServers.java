@@ -55,6 +55,7 @@ final class TestServers {
         private Duration headerTimeout = Duration.ofSeconds(4);
         private Duration idleTimeout = Duration.ofSeconds(4);
         private Duration bodyReadTimeout = Duration.ofSeconds(4);
+        private Duration writeTimeout = Duration.ofSeconds(4);
         private int maxRequestsPerConnection = 10_000;
         private long maxDrainBytes = 64 * 1024;
         private int responseBufferSize = 16 * 1024;
@@ -79,6 +80,11 @@ final class TestServers {
             return this;
         }
 
+        Config writeTimeout(Duration d) {
+            this.writeTimeout = d;
+            return this;
+        }
+
         Config maxRequestsPerConnection(int n) {
             this.maxRequestsPerConnection = n;
             return this;
@@ -95,7 +101,8 @@ final class TestServers {
         }
 
         ServerConfig build() {
-            return new ServerConfig(limits, headerTimeout, idleTimeout, bodyReadTimeout, maxRequestsPerConnection,
+            return new ServerConfig(limits, headerTimeout, idleTimeout, bodyReadTimeout, writeTimeout,
+                    maxRequestsPerConnection,
                     maxDrainBytes, responseBufferSize);
         }
     }

@@ -1,0 +1,122 @@
+package dev.petrel.server.transport;
+
+import java.io.IOException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One selector thread of the {@code nio} transport. It owns its selector and everything
+ * registered with it: readiness goes to each key's {@link NioConnection}, other threads hand it
+ * work through {@link #execute}, and a few times a second it asks every waiting connection
+ * whether its deadline has passed.
+ */
+final class EventLoop implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("dev.petrel.server.transport");
+    /** How often waiting connections' deadlines are checked; timeouts fire at most this late. */
+    static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final Selector selector;
+    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean wakeupPending = new AtomicBoolean();
+    private final Thread thread;
+    private volatile boolean closing;
+
+    EventLoop(String name) throws IOException {
+        this.selector = Selector.open();
+        this.thread = Thread.ofPlatform().name(name).daemon(true).unstarted(this::run);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    Selector selector() {
+        return selector;
+    }
+
+    boolean inLoop() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** Runs {@code task} on the loop thread soon; safe from any thread. */
+    void execute(Runnable task) {
+        tasks.add(task);
+        if (!inLoop() && wakeupPending.compareAndSet(false, true)) selector.wakeup();
+    }
+
+    /** Makes a blocked select return, e.g. so that a channel closed elsewhere is let go at once. */
+    void wakeup() {
+        if (wakeupPending.compareAndSet(false, true)) selector.wakeup();
+    }
+
+    private void run() {
+        long nextTick = System.nanoTime() + TICK_NANOS;
+        while (!closing) {
+            try {
+                // Cleared before looking at the queue: a task added after the look finds the flag
+                // clear and wakes the select below; one added before it is seen by the look.
+                wakeupPending.set(false);
+                if (tasks.isEmpty()) {
+                    long wait = TimeUnit.NANOSECONDS.toMillis(nextTick - System.nanoTime());
+                    selector.select(this::dispatch, Math.max(1, wait));
+                } else {
+                    selector.selectNow(this::dispatch);
+                }
+                runTasks();
+                long now = System.nanoTime();
+                if (now - nextTick >= 0) {
+                    tick(now);
+                    nextTick = now + TICK_NANOS;
+                }
+            } catch (ClosedSelectorException e) {
+                return;
+            } catch (IOException | RuntimeException e) {
+                // one connection's failure must not stop the loop serving the others
+                LOG.log(System.Logger.Level.ERROR, "event loop " + thread.getName() + " failed", e);
+            }
+        }
+    }
+
+    private void dispatch(SelectionKey key) {
+        if (key.attachment() instanceof NioConnection connection) connection.onReady(key);
+    }
+
+    private void runTasks() {
+        Runnable task;
+        while ((task = tasks.poll()) != null) {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "event loop task failed", e);
+            }
+        }
+    }
+
+    private void tick(long now) {
+        for (SelectionKey key : selector.keys()) {
+            if (key.isValid() && key.attachment() instanceof NioConnection connection) connection.onTick(now);
+        }
+    }
+
+    /** Stops the loop and closes its selector; connections must have been closed before. */
+    @Override
+    public void close() {
+        closing = true;
+        selector.wakeup();
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+    }
+}

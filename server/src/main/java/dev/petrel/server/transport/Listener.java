@@ -1,0 +1,205 @@
+package dev.petrel.server.transport;
+
+import dev.petrel.server.engine.Protocol;
+import dev.petrel.server.engine.ProtocolConnection;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A bound server socket and the connections accepted from it, whatever the transport. One
+ * acceptor thread admits connections within the {@linkplain ListenerSettings limits}, turns
+ * the rest away with the protocol's overload answer, and hands admitted ones to the transport.
+ *
+ * <p>Stopping is graceful: stop accepting, let busy connections finish their current exchange
+ * (idle ones close at once), and cut what is left when the grace period ends.
+ *
+ * @param <C> what the server socket accepts: a {@link Socket} or a {@link java.nio.channels.SocketChannel}
+ */
+public abstract sealed class Listener<C extends AutoCloseable> implements AutoCloseable
+        permits SocketListener, NioListener {
+    private static final System.Logger LOG = System.getLogger("dev.petrel.server.transport");
+
+    /** The protocol spoken on accepted connections. */
+    protected final Protocol protocol;
+    /** Limits and timeouts. */
+    protected final ListenerSettings settings;
+    private final TransportKind kind;
+    private final ConnectionSlots slots;
+    private final OverloadAnswer overload;
+    private final Set<ProtocolConnection> live = ConcurrentHashMap.newKeySet();
+    private Thread acceptor;
+    private volatile boolean stopping;
+
+    Listener(TransportKind kind, ListenerSettings settings, Protocol protocol) {
+        this.kind = kind;
+        this.settings = settings;
+        this.protocol = protocol;
+        this.slots = new ConnectionSlots(settings.maxConnections(), settings.queueTimeout());
+        this.overload = new OverloadAnswer(protocol::overloadAnswer);
+    }
+
+    /**
+     * Binds {@code address} and starts accepting with the transport {@code kind}.
+     *
+     * @throws java.net.BindException when the address is in use or not local
+     */
+    public static Listener<?> open(TransportKind kind, InetSocketAddress address, ListenerSettings settings,
+                                   Protocol protocol) throws IOException {
+        Listener<?> listener = switch (kind) {
+            case BLOCKING, VIRTUAL -> new SocketListener(kind, address, settings, protocol);
+            case NIO -> new NioListener(address, settings, protocol);
+        };
+        listener.startAccepting();
+        return listener;
+    }
+
+    /** The bound address (with the real port when port 0 was asked for). */
+    public abstract InetSocketAddress address();
+
+    /** The transport kind. */
+    public TransportKind kind() {
+        return kind;
+    }
+
+    /** Connections being served now. */
+    public int liveConnections() {
+        return live.size();
+    }
+
+    // ---- what a transport provides ----
+
+    /** Waits for the next connection; throws once the server socket is closed. */
+    abstract C accept() throws IOException;
+
+    /**
+     * Starts serving an admitted connection. The transport calls {@link #opened} with its engine
+     * before the engine can run, and {@link #closed} once when it has ended. An exception may only
+     * come before {@code opened}: the listener then closes the connection and frees its slot.
+     */
+    abstract void serve(C connection) throws IOException;
+
+    /** The accepted connection as a blocking socket, to send the overload answer on. */
+    abstract Socket blockingSocket(C connection) throws IOException;
+
+    /** Closes the server socket so that {@link #accept()} fails. */
+    abstract void closeServerSocket();
+
+    /** Releases the transport's threads once every connection has ended or been cut. */
+    abstract void shutdownTransport();
+
+    // ---- bookkeeping the transports call ----
+
+    /** Registers a connection being served, so that stopping drains it. */
+    final void opened(ProtocolConnection connection) {
+        live.add(connection);
+        if (stopping) connection.drain();
+    }
+
+    /** A served connection has ended: forget it and free its slot. */
+    final void closed(ProtocolConnection connection) {
+        if (live.remove(connection)) slots.release();
+    }
+
+    final boolean stopping() {
+        return stopping;
+    }
+
+    private void startAccepting() {
+        acceptor = Thread.ofPlatform().name("petrel-acceptor-" + kind.cliName()).daemon(false).start(this::acceptLoop);
+    }
+
+    private void acceptLoop() {
+        while (!stopping) {
+            boolean admitted;
+            try {
+                admitted = slots.acquire();
+            } catch (InterruptedException e) {
+                return;
+            }
+            C connection;
+            try {
+                connection = accept();
+            } catch (IOException e) {
+                if (admitted) slots.release();
+                if (stopping) return;
+                // e.g. EMFILE: too many open files. Back off instead of spinning on the error.
+                LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
+                sleepQuietly(50);
+                continue;
+            }
+            if (!admitted && !slots.tryAcquire()) {
+                turnAway(connection);
+                continue;
+            }
+            try {
+                serve(connection);
+            } catch (IOException | RuntimeException e) {
+                // serve() registered nothing; the slot taken for it is ours to give back
+                slots.release();
+                closeQuietly(connection);
+                if (!(e instanceof java.net.SocketException)) LOG.log(System.Logger.Level.WARNING, "could not start a connection", e);
+            }
+        }
+    }
+
+    private void turnAway(C connection) {
+        LOG.log(System.Logger.Level.DEBUG, "at the connection limit: turning a connection away");
+        try {
+            overload.send(blockingSocket(connection));
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(connection);
+        }
+    }
+
+    /**
+     * Stops accepting, drains every connection, and waits up to {@code grace} for them to end;
+     * connections still open then are closed. Returns whether all ended within the grace period.
+     */
+    public final boolean stop(Duration grace) {
+        stopping = true;
+        closeServerSocket();
+        if (acceptor != null) acceptor.interrupt();
+        live.forEach(ProtocolConnection::drain);
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (!live.isEmpty() && System.nanoTime() < deadline) {
+            sleepQuietly(10);
+        }
+        boolean clean = live.isEmpty();
+        live.forEach(ProtocolConnection::abort);
+        shutdownTransport();
+        if (acceptor != null) {
+            try {
+                acceptor.join(TimeUnit.SECONDS.toMillis(1));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return clean;
+    }
+
+    @Override
+    public final void close() {
+        stop(Duration.ZERO);
+    }
+
+    static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception ignored) {
+            // already failing or closing
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.petrel.server.transport;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a listener admits connections and how long it lets a write wait.
+ *
+ * <p>At most {@code maxConnections} connections are served at once. Past that, new connections
+ * wait in the kernel's accept backlog (at most {@code backlog} of them, as far as the kernel
+ * allows). When no connection could be admitted for {@code queueTimeout}, the listener takes
+ * waiting connections off the backlog and answers each with {@code 503 Service Unavailable} and
+ * {@code Retry-After}, then closes it, until a slot frees: overload gets a fast answer, never a
+ * silent reset. A {@code queueTimeout} of zero answers 503 as soon as the server is full.
+ *
+ * @param maxConnections connections served at once
+ * @param backlog accept backlog asked of the kernel
+ * @param queueTimeout how long the server may stay full before it turns connections away
+ * @param writeTimeout how long a write may wait for the peer to take bytes before the connection is cut
+ * @param eventLoops selector threads of the {@code nio} transport
+ */
+public record ListenerSettings(int maxConnections, int backlog, Duration queueTimeout, Duration writeTimeout,
+                               int eventLoops) {
+    /** Checks every setting. */
+    public ListenerSettings {
+        if (maxConnections < 1) throw new IllegalArgumentException("maxConnections must be positive");
+        if (backlog < 1) throw new IllegalArgumentException("backlog must be positive");
+        Objects.requireNonNull(queueTimeout, "queueTimeout");
+        if (queueTimeout.isNegative()) throw new IllegalArgumentException("queueTimeout must not be negative");
+        Objects.requireNonNull(writeTimeout, "writeTimeout");
+        if (writeTimeout.isNegative() || writeTimeout.isZero()) throw new IllegalArgumentException("writeTimeout must be positive");
+        if (eventLoops < 1) throw new IllegalArgumentException("eventLoops must be positive");
+    }
+}

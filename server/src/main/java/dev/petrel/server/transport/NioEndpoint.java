@@ -1,0 +1,171 @@
+package dev.petrel.server.transport;
+
+import dev.petrel.server.engine.Endpoint;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An {@link Endpoint} over a non-blocking {@link SocketChannel} registered with an
+ * {@link EventLoop}. Between requests the engine reads with {@link #readAvailable} and hands the
+ * connection back to the loop. Inside an exchange the engine runs on a worker thread that wants
+ * blocking reads and writes: when the socket has nothing to read, or no room to write, the worker
+ * asks the loop to watch for it and parks until the loop wakes it or the timeout passes. A slow
+ * reader therefore holds back its handler (back-pressure) and never makes the server buffer more
+ * than the response buffer; a client that takes no bytes for the write timeout is cut.
+ */
+final class NioEndpoint implements Endpoint {
+    private final SocketChannel channel;
+    private final EventLoop loop;
+    private final long writeTimeoutNanos;
+    private Runnable onClose = () -> {};
+    private final InetSocketAddress remote;
+    private final InetSocketAddress local;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Runnable watchAwaited = this::watchAwaited;
+    private SelectionKey key; // set on the loop at registration, before any worker sees this endpoint
+
+    private volatile Thread waiter;
+    private volatile int awaitedOps; // what the waiter waits for; 0 once ready or given up
+
+    // a wrapper over the last array written, reused: the response buffer is the same array every time
+    private byte[] wrappedArray;
+    private ByteBuffer wrapped;
+
+    NioEndpoint(SocketChannel channel, EventLoop loop, long writeTimeoutNanos) throws IOException {
+        this.channel = channel;
+        this.loop = loop;
+        this.writeTimeoutNanos = writeTimeoutNanos;
+        this.remote = (InetSocketAddress) channel.getRemoteAddress();
+        this.local = (InetSocketAddress) channel.getLocalAddress();
+    }
+
+    /** What to do once the endpoint has closed (the listener frees the connection's slot); set before it is served. */
+    void onClose(Runnable action) {
+        this.onClose = action;
+    }
+
+    void bind(SelectionKey key) {
+        this.key = key;
+    }
+
+    @Override
+    public boolean waitsWithoutThread() {
+        return true;
+    }
+
+    @Override
+    public int readAvailable(ByteBuffer dst) throws IOException {
+        return channel.read(dst);
+    }
+
+    @Override
+    public int read(ByteBuffer dst, int timeoutMillis) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            int n = channel.read(dst);
+            if (n != 0) return n;
+            if (!await(SelectionKey.OP_READ, deadline)) throw new SocketTimeoutException("read timed out");
+        }
+    }
+
+    @Override
+    public void write(byte[] src, int off, int len) throws IOException {
+        if (src != wrappedArray) {
+            wrapped = ByteBuffer.wrap(src);
+            wrappedArray = src;
+        }
+        ByteBuffer buffer = wrapped.clear().position(off).limit(off + len);
+        long deadline = 0;
+        while (buffer.hasRemaining()) {
+            if (channel.write(buffer) > 0) {
+                deadline = 0; // progress: the timeout counts from the last byte taken
+                continue;
+            }
+            if (deadline == 0) deadline = System.nanoTime() + writeTimeoutNanos;
+            if (!await(SelectionKey.OP_WRITE, deadline)) {
+                throw new SocketTimeoutException("write timed out: the client took no bytes for "
+                        + TimeUnit.NANOSECONDS.toMillis(writeTimeoutNanos) + " ms");
+            }
+        }
+    }
+
+    /** Parks the calling worker until the loop sees the socket ready for {@code op}; false at the deadline. */
+    private boolean await(int op, long deadline) throws IOException {
+        if (loop.inLoop()) throw new IllegalStateException("an event loop thread must not wait for its own socket");
+        waiter = Thread.currentThread();
+        awaitedOps = op;
+        loop.execute(watchAwaited);
+        try {
+            while (awaitedOps != 0) {
+                if (closed.get()) throw new ClosedChannelException();
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) return false;
+                LockSupport.parkNanos(this, remaining);
+            }
+            if (closed.get()) throw new ClosedChannelException();
+            return true;
+        } finally {
+            awaitedOps = 0;
+            waiter = null;
+        }
+    }
+
+    /** On the loop: adds what the worker waits for to the key's interest. */
+    private void watchAwaited() {
+        int ops = awaitedOps;
+        if (ops != 0 && key.isValid()) key.interestOps(key.interestOps() | ops);
+    }
+
+    /** On the loop: the socket is ready while a worker runs the engine; wake it if it waits for this. */
+    void onReady(int readyOps) {
+        if (key.isValid()) key.interestOps(key.interestOps() & ~readyOps); // level-triggered: stop watching until asked again
+        int ops = awaitedOps;
+        if (ops != 0 && (readyOps & ops) != 0) {
+            awaitedOps = 0;
+            Thread thread = waiter;
+            if (thread != null) LockSupport.unpark(thread);
+        }
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        if (channel.isOpen()) channel.shutdownOutput();
+    }
+
+    /** Closes the channel once; wakes a waiting worker and tells the listener. Safe from any thread. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) return;
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+        Thread thread = waiter;
+        if (thread != null) LockSupport.unpark(thread);
+        loop.wakeup(); // the selector lets go of the closed channel at its next select
+        onClose.run();
+    }
+
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return remote;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return local;
+    }
+}

@@ -1,0 +1,92 @@
+package dev.petrel.server.transport;
+
+import dev.petrel.server.engine.Protocol;
+import dev.petrel.server.engine.ProtocolConnection;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code nio} transport: the acceptor hands each admitted connection, made non-blocking, to
+ * one of the event loops in turn. Waiting connections cost the loop a key and the engine's
+ * buffers, no thread; a request's exchange runs on a virtual thread, so handlers may block.
+ */
+final class NioListener extends Listener<SocketChannel> {
+    private final ServerSocketChannel serverChannel;
+    private final List<EventLoop> loops = new ArrayList<>();
+    private final ConnectionExecutor workers;
+    private final long writeTimeoutNanos;
+    private int next; // acceptor thread only
+
+    NioListener(InetSocketAddress address, ListenerSettings settings, Protocol protocol) throws IOException {
+        super(TransportKind.NIO, settings, protocol);
+        this.serverChannel = ServerSocketChannel.open();
+        try {
+            serverChannel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            serverChannel.bind(address, settings.backlog());
+            for (int i = 0; i < settings.eventLoops(); i++) loops.add(new EventLoop("petrel-nio-loop-" + (i + 1)));
+        } catch (IOException e) {
+            loops.forEach(EventLoop::close);
+            serverChannel.close();
+            throw e;
+        }
+        loops.forEach(EventLoop::start);
+        this.workers = ConnectionExecutor.of(TransportKind.NIO, settings.maxConnections());
+        this.writeTimeoutNanos = settings.writeTimeout().toNanos();
+    }
+
+    @Override
+    public InetSocketAddress address() {
+        try {
+            return (InetSocketAddress) serverChannel.getLocalAddress();
+        } catch (IOException e) {
+            throw new IllegalStateException("listener closed", e);
+        }
+    }
+
+    @Override
+    SocketChannel accept() throws IOException {
+        return serverChannel.accept(); // the server channel stays blocking: the acceptor thread waits here
+    }
+
+    @Override
+    void serve(SocketChannel channel) throws IOException {
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        channel.configureBlocking(false);
+        EventLoop loop = loops.get(next);
+        next = (next + 1) % loops.size();
+        NioEndpoint endpoint = new NioEndpoint(channel, loop, writeTimeoutNanos);
+        ProtocolConnection engine = protocol.open(endpoint);
+        endpoint.onClose(() -> closed(engine));
+        NioConnection connection = new NioConnection(loop, endpoint, engine, workers);
+        opened(engine);
+        loop.execute(() -> {
+            try {
+                connection.start(channel.register(loop.selector(), 0, connection));
+            } catch (IOException | RuntimeException e) {
+                endpoint.close(); // closed meanwhile (drained at stop), or the selector is gone
+            }
+        });
+    }
+
+    @Override
+    Socket blockingSocket(SocketChannel channel) {
+        return channel.socket(); // still in blocking mode: it was never handed to a loop
+    }
+
+    @Override
+    void closeServerSocket() {
+        closeQuietly(serverChannel);
+    }
+
+    @Override
+    void shutdownTransport() {
+        workers.close();
+        loops.forEach(EventLoop::close);
+    }
+}

@@ -1,0 +1,65 @@
+package dev.petrel.server.transport;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Cuts connections whose blocking write has waited too long. {@link java.net.Socket} writes
+ * cannot time out on their own: a client that stops reading would hold its connection and
+ * thread for ever. Each {@link SocketEndpoint} notes when its current write began; one daemon
+ * thread looks a few times per timeout and closes the endpoints stuck past it, which makes
+ * their write fail and frees the connection.
+ */
+final class WriteWatchdog implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("dev.petrel.server.transport");
+
+    private final long timeoutNanos;
+    private final Set<SocketEndpoint> watched = ConcurrentHashMap.newKeySet();
+    private final Thread thread;
+    private volatile boolean closed;
+
+    WriteWatchdog(Duration timeout) {
+        this.timeoutNanos = timeout.toNanos();
+        long period = Math.clamp(timeout.toMillis() / 4, 10, 1000);
+        this.thread = Thread.ofPlatform().name("petrel-write-watchdog").daemon(true).start(() -> run(period));
+    }
+
+    void watch(SocketEndpoint endpoint) {
+        watched.add(endpoint);
+    }
+
+    void forget(SocketEndpoint endpoint) {
+        watched.remove(endpoint);
+    }
+
+    private void run(long periodMillis) {
+        while (!closed) {
+            try {
+                Thread.sleep(periodMillis);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            for (SocketEndpoint endpoint : watched) {
+                long since = endpoint.writingSince();
+                if (since != 0 && now - since > timeoutNanos) {
+                    LOG.log(System.Logger.Level.DEBUG, () -> "write to " + endpoint.remoteAddress() + " timed out; closing");
+                    endpoint.close();
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.interrupt();
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
