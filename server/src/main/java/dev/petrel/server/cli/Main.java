@@ -89,6 +89,7 @@ public final class Main {
                     .host(options.host())
                     .port(options.port())
                     .transport(options.transport())
+                    .queueTimeout(options.queueTimeout())
                     .shutdownGrace(options.shutdownGrace())
                     .handler(app);
             if (options.maxConnections() > 0) builder.maxConnections(options.maxConnections());

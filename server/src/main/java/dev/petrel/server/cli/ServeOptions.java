@@ -13,9 +13,11 @@ import java.util.List;
  * @param root folder of static files, or {@code null} for the bundled demo site
  * @param transport how connections are served
  * @param maxConnections connections served at once, or -1 for the transport's default
+ * @param queueTimeout how long the server may be full before it answers new connections 503
  * @param shutdownGrace how long in-flight requests may take after SIGTERM
  */
-record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections, Duration shutdownGrace) {
+record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
+                    Duration queueTimeout, Duration shutdownGrace) {
     static final TransportKind DEFAULT_TRANSPORT = TransportKind.VIRTUAL;
 
     static final String HELP = """
@@ -29,9 +31,17 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
               --port N                port (default 8080; 0 picks a free one)
               --root DIR              folder of static files (default: the bundled demo site)
               --transport NAME        %s (default %s)
-              --max-connections N     connections served at once (default: 200 blocking, 10000 virtual)
+              --max-connections N     connections served at once (default: %s)
+              --queue-timeout SECS    how long new connections may wait for a slot when the
+                                      server is full before they get 503 (default 10; 0: at once)
               --shutdown-grace SECS   time in-flight requests get on SIGTERM (default 10)
-            """.formatted(TransportKind.names(), DEFAULT_TRANSPORT.cliName());
+            """.formatted(TransportKind.names(), DEFAULT_TRANSPORT.cliName(), defaultLimits());
+
+    private static String defaultLimits() {
+        return java.util.Arrays.stream(TransportKind.values())
+                .map(kind -> kind.defaultMaxConnections() + " " + kind.cliName())
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
 
     static ServeOptions parse(List<String> args) throws UsageException {
         String host = "127.0.0.1";
@@ -39,6 +49,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         Path root = null;
         TransportKind transport = DEFAULT_TRANSPORT;
         int maxConnections = -1;
+        Duration queueTimeout = Duration.ofSeconds(10);
         Duration grace = Duration.ofSeconds(10);
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
@@ -61,11 +72,12 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                     }
                 }
                 case "--max-connections" -> maxConnections = intIn(value != null ? value : next(args, ++i, name), name, 1, 1_000_000);
+                case "--queue-timeout" -> queueTimeout = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 3600));
                 case "--shutdown-grace" -> grace = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 3600));
                 default -> throw new UsageException("unknown option '" + arg + "'");
             }
         }
-        return new ServeOptions(host, port, root, transport, maxConnections, grace);
+        return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace);
     }
 
     private static String next(List<String> args, int i, String option) throws UsageException {
