@@ -18,4 +18,34 @@ public interface Handler {
      * @throws Exception anything; see the class comment for what the client then sees
      */
     void handle(Request request, Response response) throws Exception;
+
+    /**
+     * Whether this handler may block: wait on I/O, a lock, a sleep. On the {@code nio} transport
+     * a handler that never blocks runs inline on its event loop, which saves the hand-over to a
+     * worker thread; one that may block runs on a virtual thread, so that the loop keeps serving
+     * its other connections. Other transports ignore it. Default: true.
+     */
+    default boolean mayBlock() {
+        return true;
+    }
+
+    /**
+     * Marks {@code handler} as one that never blocks (see {@link #mayBlock()}): it computes its
+     * answer from the request and memory, and writes a response the socket can take at once.
+     * A handler that blocks anyway stalls every connection of its event loop meanwhile.
+     */
+    static Handler nonBlocking(Handler handler) {
+        java.util.Objects.requireNonNull(handler, "handler");
+        return new Handler() {
+            @Override
+            public void handle(Request request, Response response) throws Exception {
+                handler.handle(request, response);
+            }
+
+            @Override
+            public boolean mayBlock() {
+                return false;
+            }
+        };
+    }
 }

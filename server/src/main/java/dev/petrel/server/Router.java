@@ -57,6 +57,19 @@ public final class Router implements Handler {
         handler.handle(request, response);
     }
 
+    /** A router may block when any of its handlers may. */
+    @Override
+    public boolean mayBlock() {
+        if (fallback.mayBlock()) return true;
+        for (Route route : exact.values()) {
+            for (Handler handler : route.byMethod.values()) if (handler.mayBlock()) return true;
+        }
+        for (Route route : prefixes) {
+            for (Handler handler : route.byMethod.values()) if (handler.mayBlock()) return true;
+        }
+        return false;
+    }
+
     private Route find(String path) {
         Route route = exact.get(path);
         if (route != null) return route;

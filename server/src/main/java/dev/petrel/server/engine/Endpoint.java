@@ -51,6 +51,35 @@ public interface Endpoint {
     /** Half-closes: the peer sees end of stream while we may still read. */
     void shutdownOutput() throws IOException;
 
+    /**
+     * Closes after the response has left: half-closes, reads and discards what the peer still
+     * sends for up to {@code lingerMillis} or {@code lingerBytes}, then closes. Closing a socket
+     * with unread input makes the kernel send RST, which can destroy the response still in flight
+     * to the client; lingering lets the client read it first. The endpoint ends up closed, now or
+     * later: the caller must not close it. This default lingers on the calling thread; an
+     * event-loop transport lingers on its loop instead.
+     */
+    default void closeGracefully(int lingerMillis, int lingerBytes) {
+        try {
+            shutdownOutput();
+            long deadline = System.nanoTime() + lingerMillis * 1_000_000L;
+            ByteBuffer discard = ByteBuffer.allocate(4096);
+            int discarded = 0;
+            while (discarded < lingerBytes) {
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left <= 0) break;
+                discard.clear();
+                int n = read(discard, (int) left);
+                if (n < 0) break;
+                discarded += n;
+            }
+        } catch (IOException e) {
+            // the peer is gone already; nothing left to protect
+        } finally {
+            close();
+        }
+    }
+
     /** Closes both directions; idempotent and safe from any thread. */
     void close();
 

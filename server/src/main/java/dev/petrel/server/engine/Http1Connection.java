@@ -55,6 +55,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     private boolean idle;            // guarded by lifecycle
     private boolean closedByServer;  // guarded by lifecycle
     private volatile boolean draining;
+    private boolean closeHandedOver; // closeGracefully() closes the endpoint, now or after lingering
 
     // reading the next head; kept across returns from serve() while an event loop waits for input
     private boolean awaitingHead;
@@ -126,7 +127,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
             LOG.log(System.Logger.Level.ERROR, "unexpected failure on connection from " + endpoint.remoteAddress(), e);
             return false;
         } finally {
-            if (!waiting) endpoint.close();
+            if (!waiting && !closeHandedOver) endpoint.close();
         }
     }
 
@@ -377,29 +378,10 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         closeGracefully();
     }
 
-    /**
-     * Half-closes, then reads and discards for a moment before closing. Closing a socket with
-     * unread input makes the kernel send RST, which can destroy the response still in flight to
-     * the client; lingering lets the client read it first.
-     */
+    /** Lets the response reach the client before the connection closes (see {@link Endpoint#closeGracefully}). */
     private void closeGracefully() {
-        try {
-            endpoint.shutdownOutput();
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
-            int discarded = 0;
-            while (discarded < LINGER_BYTES) {
-                int timeout = millis(deadline - System.nanoTime());
-                if (timeout <= 0) break;
-                input.buffer().position(input.buffer().limit());
-                int n = input.fill(timeout);
-                if (n < 0) break;
-                discarded += n;
-            }
-        } catch (IOException e) {
-            // the peer is gone already; nothing left to protect
-        } finally {
-            endpoint.close();
-        }
+        closeHandedOver = true;
+        endpoint.closeGracefully(LINGER_MILLIS, LINGER_BYTES);
     }
 
     private static int millis(long nanos) {

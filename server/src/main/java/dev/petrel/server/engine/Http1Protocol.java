@@ -36,6 +36,11 @@ public final class Http1Protocol implements Protocol {
     }
 
     @Override
+    public boolean mayBlock() {
+        return handler.mayBlock();
+    }
+
+    @Override
     public byte[] overloadAnswer() {
         ByteSink sink = new ByteSink(256);
         ResponseHeadEncoder.statusLine(503, sink);

@@ -13,4 +13,9 @@ public interface Protocol {
      * {@code 503} with {@code Retry-After}), or an empty array to close without a word.
      */
     byte[] overloadAnswer();
+
+    /** Whether serving a connection may block a thread (see {@link dev.petrel.server.Handler#mayBlock()}). */
+    default boolean mayBlock() {
+        return true;
+    }
 }

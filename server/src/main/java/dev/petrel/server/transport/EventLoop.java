@@ -1,6 +1,7 @@
 package dev.petrel.server.transport;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -24,6 +25,8 @@ final class EventLoop implements AutoCloseable {
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private final Thread thread;
+    private final ByteBuffer scratch = ByteBuffer.allocate(8192);
+    private Selector blockingSelector; // loop thread only; opened on first use
     private volatile boolean closing;
 
     EventLoop(String name) throws IOException {
@@ -37,6 +40,21 @@ final class EventLoop implements AutoCloseable {
 
     Selector selector() {
         return selector;
+    }
+
+    /** A buffer for bytes read only to be discarded; loop thread only. */
+    ByteBuffer scratch() {
+        return scratch;
+    }
+
+    /**
+     * A second selector for the rare blocking wait of a handler that runs inline on this loop
+     * (a write the socket cannot take at once): the loop waits for that one socket there, as
+     * Tomcat's NIO connector did for blocking I/O. Loop thread only.
+     */
+    Selector blockingSelector() throws IOException {
+        if (blockingSelector == null) blockingSelector = Selector.open();
+        return blockingSelector;
     }
 
     boolean inLoop() {
@@ -115,6 +133,7 @@ final class EventLoop implements AutoCloseable {
         }
         try {
             selector.close();
+            if (blockingSelector != null) blockingSelector.close();
         } catch (IOException ignored) {
             // closing
         }

@@ -1,25 +1,39 @@
 package dev.petrel.server.transport;
 
 import dev.petrel.server.engine.ProtocolConnection;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 
 /**
  * One connection of the {@code nio} transport, as its event loop schedules it. It is in one of
- * two states. <em>Waiting</em>: the loop owns the engine, watches the socket for bytes, lets the
- * engine {@linkplain ProtocolConnection#poll() take them in} and watches its deadline; no thread
- * is spent on it. <em>Running</em>: a worker runs {@link ProtocolConnection#serve()} (the
- * handler may block), and readiness only wakes that worker. The hand-over each way goes through
- * the executor or the loop's task queue, which orders the engine's state between the threads.
+ * three states:
+ * <ul>
+ *   <li><em>waiting</em>: the loop owns the engine, watches the socket for bytes, lets the engine
+ *       {@linkplain ProtocolConnection#poll() take them in} and watches its deadline; no thread is
+ *       spent on it;
+ *   <li><em>running</em>: the engine {@linkplain ProtocolConnection#serve() serves} the
+ *       exchange, on a virtual thread when the handler may block, inline on the loop when it
+ *       never does; readiness only wakes a worker waiting in the endpoint;
+ *   <li><em>lingering</em>: the response has left and the output is shut; the loop discards what
+ *       the client still sends until it closes or the linger time ends, then closes.
+ * </ul>
+ * The hand-over each way goes through the executor or the loop's task queue, which orders the
+ * engine's state between the threads.
  */
 final class NioConnection {
+    private enum State { WAITING, RUNNING, LINGERING }
+
     private final EventLoop loop;
     private final NioEndpoint endpoint;
     private final ProtocolConnection protocol;
-    private final ConnectionExecutor workers;
+    private final ConnectionExecutor workers; // null: the handler never blocks, run inline on the loop
     private final Runnable serveOnWorker = this::serveOnWorker;
     private final Runnable waitOnLoop = this::waitOnLoop;
     private SelectionKey key;
-    private boolean waiting; // loop thread only
+    private State state = State.RUNNING; // loop thread only
+    private long lingerDeadline;
+    private int lingerBytesLeft;
 
     NioConnection(EventLoop loop, NioEndpoint endpoint, ProtocolConnection protocol, ConnectionExecutor workers) {
         this.loop = loop;
@@ -31,28 +45,37 @@ final class NioConnection {
     /** On the loop, once registered: start waiting for the first request. */
     void start(SelectionKey key) {
         this.key = key;
-        endpoint.bind(key);
+        endpoint.bind(key, this);
         waitOnLoop();
     }
 
     /** On the loop: the socket is ready. */
     void onReady(SelectionKey key) {
-        int ready = key.readyOps();
-        if (!waiting) {
-            endpoint.onReady(ready);
-        } else if (protocol.poll()) {
-            run();
+        switch (state) {
+            case WAITING -> {
+                if (protocol.poll()) run();
+            }
+            case RUNNING -> endpoint.onReady(key.readyOps());
+            case LINGERING -> discardLingering();
         }
     }
 
-    /** On the loop, a few times a second: a waiting connection whose deadline passed is served to time out. */
+    /** On the loop, a few times a second: deadlines of waiting and lingering connections. */
     void onTick(long now) {
-        if (waiting && now - protocol.wakeDeadline() >= 0) run();
+        if (state == State.WAITING && now - protocol.wakeDeadline() >= 0) {
+            run(); // serve() answers the timeout: 408 inside a head, a quiet close between requests
+        } else if (state == State.LINGERING && now - lingerDeadline >= 0) {
+            endpoint.close();
+        }
     }
 
     private void run() {
-        waiting = false;
+        state = State.RUNNING;
         if (key.isValid()) key.interestOps(0);
+        if (workers == null) {
+            if (protocol.serve()) waitOnLoop();
+            return;
+        }
         try {
             workers.execute(serveOnWorker);
         } catch (RuntimeException | OutOfMemoryError e) {
@@ -71,7 +94,35 @@ final class NioConnection {
             run();
             return;
         }
-        waiting = true;
+        state = State.WAITING;
         key.interestOps(SelectionKey.OP_READ);
+    }
+
+    /** From the engine, output already shut: linger on the loop, then close. Any thread. */
+    void linger(int lingerMillis, int lingerBytes) {
+        long deadline = System.nanoTime() + lingerMillis * 1_000_000L;
+        Runnable start = () -> {
+            if (!key.isValid() || endpoint.isClosed()) return;
+            state = State.LINGERING;
+            lingerDeadline = deadline;
+            lingerBytesLeft = lingerBytes;
+            key.interestOps(SelectionKey.OP_READ);
+        };
+        if (loop.inLoop()) start.run();
+        else loop.execute(start);
+    }
+
+    private void discardLingering() {
+        ByteBuffer scratch = loop.scratch();
+        try {
+            int n;
+            while ((n = endpoint.readAvailable(scratch.clear())) > 0) {
+                lingerBytesLeft -= n;
+                if (lingerBytesLeft <= 0) break;
+            }
+            if (n < 0 || lingerBytesLeft <= 0) endpoint.close();
+        } catch (IOException e) {
+            endpoint.close();
+        }
     }
 }

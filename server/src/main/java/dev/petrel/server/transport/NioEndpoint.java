@@ -7,6 +7,7 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,6 +32,7 @@ final class NioEndpoint implements Endpoint {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Runnable watchAwaited = this::watchAwaited;
     private SelectionKey key; // set on the loop at registration, before any worker sees this endpoint
+    private NioConnection connection;
 
     private volatile Thread waiter;
     private volatile int awaitedOps; // what the waiter waits for; 0 once ready or given up
@@ -52,8 +54,9 @@ final class NioEndpoint implements Endpoint {
         this.onClose = action;
     }
 
-    void bind(SelectionKey key) {
+    void bind(SelectionKey key, NioConnection connection) {
         this.key = key;
+        this.connection = connection;
     }
 
     @Override
@@ -99,7 +102,7 @@ final class NioEndpoint implements Endpoint {
 
     /** Parks the calling worker until the loop sees the socket ready for {@code op}; false at the deadline. */
     private boolean await(int op, long deadline) throws IOException {
-        if (loop.inLoop()) throw new IllegalStateException("an event loop thread must not wait for its own socket");
+        if (loop.inLoop()) return awaitOnLoop(op, deadline);
         waiter = Thread.currentThread();
         awaitedOps = op;
         loop.execute(watchAwaited);
@@ -115,6 +118,22 @@ final class NioEndpoint implements Endpoint {
         } finally {
             awaitedOps = 0;
             waiter = null;
+        }
+    }
+
+    /** A handler running inline on the loop must wait: watch this one socket on the loop's second selector. */
+    private boolean awaitOnLoop(int op, long deadline) throws IOException {
+        Selector selector = loop.blockingSelector();
+        SelectionKey waitKey = channel.register(selector, op);
+        try {
+            while (true) {
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) return false;
+                if (selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining))) > 0) return true;
+            }
+        } finally {
+            waitKey.cancel();
+            selector.selectNow(); // completes the cancellation, so the channel can register again
         }
     }
 
@@ -138,6 +157,19 @@ final class NioEndpoint implements Endpoint {
     @Override
     public void shutdownOutput() throws IOException {
         if (channel.isOpen()) channel.shutdownOutput();
+    }
+
+    /** Half-closes, and leaves the lingering and the close to the event loop: no thread waits for the client. */
+    @Override
+    public void closeGracefully(int lingerMillis, int lingerBytes) {
+        try {
+            shutdownOutput();
+        } catch (IOException e) {
+            close();
+            return;
+        }
+        if (connection == null) close();
+        else connection.linger(lingerMillis, lingerBytes);
     }
 
     /** Closes the channel once; wakes a waiting worker and tells the listener. Safe from any thread. */

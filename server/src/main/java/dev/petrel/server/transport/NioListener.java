@@ -63,7 +63,7 @@ final class NioListener extends Listener<SocketChannel> {
         NioEndpoint endpoint = new NioEndpoint(channel, loop, writeTimeoutNanos);
         ProtocolConnection engine = protocol.open(endpoint);
         endpoint.onClose(() -> closed(engine));
-        NioConnection connection = new NioConnection(loop, endpoint, engine, workers);
+        NioConnection connection = new NioConnection(loop, endpoint, engine, protocol.mayBlock() ? workers : null);
         opened(engine);
         loop.execute(() -> {
             try {
