@@ -43,8 +43,18 @@ final class RawClient implements AutoCloseable {
     }
 
     static RawClient connect(int port) throws IOException {
+        return connect(port, 0);
+    }
+
+    /**
+     * Connects with a fixed receive buffer of {@code receiveBufferBytes} (0: the system's, which
+     * grows as the client reads). Set before connecting, so that the window offered to the server
+     * is the small one from the start.
+     */
+    static RawClient connect(int port, int receiveBufferBytes) throws IOException {
         Socket socket = new Socket();
         try {
+            if (receiveBufferBytes > 0) socket.setReceiveBufferSize(receiveBufferBytes);
             socket.connect(new InetSocketAddress("127.0.0.1", port), READ_TIMEOUT_MILLIS);
             return new RawClient(socket);
         } catch (IOException e) {
@@ -105,6 +115,25 @@ final class RawClient implements AutoCloseable {
         int status = Integer.parseInt(statusLine.substring(9, 12));
         List<RawResponse.Header> headers = readFields();
         return new RawResponse(statusLine, status, headers, null, List.of());
+    }
+
+    /**
+     * Reads and discards until the connection ends, by end of stream or by a reset (a server that
+     * closes with unread input may reset); returns how many bytes came. Fails when neither comes
+     * within {@link #READ_TIMEOUT_MILLIS} of the last byte.
+     */
+    long discardUntilClosed() throws IOException {
+        byte[] discard = new byte[64 * 1024];
+        long total = 0;
+        try {
+            int n;
+            while ((n = in.read(discard)) >= 0) total += n;
+        } catch (SocketTimeoutException e) {
+            fail("the connection was not closed; " + total + " bytes read, then nothing for " + READ_TIMEOUT_MILLIS + " ms");
+        } catch (java.net.SocketException e) {
+            // reset: closed too
+        }
+        return total;
     }
 
     /** Reads raw bytes until the server closes. */

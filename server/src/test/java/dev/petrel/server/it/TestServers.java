@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 
@@ -41,6 +42,25 @@ final class TestServers {
                 .config(config)
                 .shutdownGrace(Duration.ofSeconds(2))
                 .handler(handler);
+    }
+
+    /**
+     * Polls {@code condition} every 20 ms until it holds; fails, saying {@code what} was awaited,
+     * when it still does not after {@code within}. For effects the server brings about on its own
+     * threads, such as freeing a connection after its client left.
+     */
+    static void awaitCondition(String what, Duration within, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) throw new AssertionError("not within " + within.toMillis() + " ms: " + what);
+            Thread.sleep(20);
+        }
+    }
+
+    /** Waits (at most 5 s) until the server counts exactly {@code expected} live connections. */
+    static void awaitLiveConnections(Server server, int expected) throws InterruptedException {
+        awaitCondition("liveConnections() == " + expected + " (last seen " + server.liveConnections() + ")",
+                Duration.ofSeconds(5), () -> server.liveConnections() == expected);
     }
 
     /** Every transport crossed with every case: arguments (kind, case) for a {@code @MethodSource}. */
