@@ -6,16 +6,25 @@ import java.util.List;
  * What the report needs to know of a scenario.
  *
  * @param name the name on the command line, e.g. {@code latency}
- * @param seed the field report it reproduces, e.g. {@code 004}
+ * @param seed the field report it reproduces, e.g. {@code 004}, or {@code null} for a scenario of
+ *     the lab's own that no field report asked for
  * @param title a heading, e.g. {@code Per-request latency over one keep-alive connection}
  * @param method how it was measured, in a few sentences of Markdown (tool, options, pinning)
  * @param metrics the metrics, in column order; the first is the primary one, which the ratio
  *     columns and the bar charts use
  * @param variants the variants in the order they are reported
  * @param layout how the tables are laid out
+ * @param charted the keys of the metrics that get a bar chart per variant (SERVERS_BY_VARIANT), in
+ *     order; empty for the primary metric alone
  */
 public record ScenarioInfo(String name, String seed, String title, String method, List<MetricInfo> metrics,
-                           List<String> variants, Layout layout) {
+                           List<String> variants, Layout layout, List<String> charted) {
+
+    /** A scenario whose bar charts show its primary metric. */
+    public ScenarioInfo(String name, String seed, String title, String method, List<MetricInfo> metrics,
+                        List<String> variants, Layout layout) {
+        this(name, seed, title, method, metrics, variants, layout, List.of());
+    }
 
     /** Table layouts. */
     public enum Layout {

@@ -55,7 +55,7 @@ final class Charts {
     }
 
     private static void perVariant(ScenarioResult scenario, Set<String> taken, List<Chart> charts) {
-        MetricInfo primary = scenario.primary();
+        List<MetricInfo> charted = charted(scenario);
         // the percentile chart also shows "max" when present: it is the top of the same distribution
         List<MetricInfo> percentiles = scenario.metrics().stream().anyMatch(m -> isPercentile(m.key()))
                 ? scenario.metrics().stream().filter(m -> isPercentile(m.key()) || m.key().equalsIgnoreCase("max")).toList()
@@ -67,13 +67,16 @@ final class Charts {
             String slug = Format.slug(variant.name()).isEmpty() ? "variant-" + (i + 1) : Format.slug(variant.name());
             String base = scenario.fileBase() + "-" + slug;
             String heading = scenario.info().title() + ": " + variant.name();
-            if (primary != null) {
-                String file = Aggregation.unique(taken, base) + ".svg";
-                String subtitle = Format.heading(primary.label(), primary.unit()) + ", median of " + variant.passes()
-                        + ", whisker min–max; " + direction(primary);
-                charts.add(new Chart(scenario.info().name(), file, heading, () -> BarChart.render(heading, subtitle,
-                        Format.heading(primary.label(), primary.unit()), primary.unit(),
-                        bands(variant, missing, List.of(primary)), true)));
+            for (int j = 0; j < charted.size(); j++) {
+                MetricInfo metric = charted.get(j);
+                // the first chart is named after the variant alone, as a scenario's single primary chart is
+                String file = Aggregation.unique(taken, j == 0 ? base : base + "-" + metricSlug(metric, j)) + ".svg";
+                String title = j == 0 ? heading : heading + ", " + metric.label();
+                String subtitle = Format.heading(metric.label(), metric.unit()) + ", median of " + variant.passes()
+                        + ", whisker min–max; " + direction(metric);
+                charts.add(new Chart(scenario.info().name(), file, title, () -> BarChart.render(title, subtitle,
+                        Format.heading(metric.label(), metric.unit()), metric.unit(),
+                        bands(variant, missing, List.of(metric)), true)));
             }
             if (!percentiles.isEmpty()) {
                 String file = Aggregation.unique(taken, base + "-percentiles") + ".svg";
@@ -87,11 +90,24 @@ final class Charts {
         }
     }
 
+    /**
+     * The metrics that get a bar chart per variant: those the scenario names that have samples, in its
+     * order, or the primary metric alone (none when it was not measured).
+     */
+    private static List<MetricInfo> charted(ScenarioResult scenario) {
+        List<String> keys = scenario.info().charted();
+        if (keys == null || keys.isEmpty()) return scenario.primary() == null ? List.of() : List.of(scenario.primary());
+        return keys.stream().flatMap(k -> scenario.metrics().stream().filter(m -> m.key().equals(k))).toList();
+    }
+
+    private static String metricSlug(MetricInfo metric, int index) {
+        return Format.slug(metric.key()).isEmpty() ? "metric-" + (index + 1) : Format.slug(metric.key());
+    }
+
     private static void ramp(ScenarioResult scenario, Set<String> taken, List<Chart> charts) {
         for (int j = 0; j < scenario.metrics().size(); j++) {
             MetricInfo metric = scenario.metrics().get(j);
-            String slug = Format.slug(metric.key()).isEmpty() ? "metric-" + (j + 1) : Format.slug(metric.key());
-            String file = Aggregation.unique(taken, scenario.fileBase() + "-" + slug) + ".svg";
+            String file = Aggregation.unique(taken, scenario.fileBase() + "-" + metricSlug(metric, j)) + ".svg";
             String title = scenario.info().title() + ": " + metric.label();
             String subtitle = "Median of " + scenario.passes() + " per point; " + direction(metric);
             charts.add(new Chart(scenario.info().name(), file, title, () -> LineChart.render(title, subtitle,

@@ -104,7 +104,8 @@ final class Outline {
 
     private static List<Block> scenario(ScenarioResult scenario, List<Chart> charts) {
         List<Block> blocks = new ArrayList<>();
-        blocks.add(new Heading(2, scenario.info().title() + " [seeds " + scenario.info().seed() + "]"));
+        String seed = scenario.info().seed();
+        blocks.add(new Heading(2, scenario.info().title() + (seed == null || seed.isBlank() ? "" : " [seeds " + seed + "]")));
         if (scenario.info().method() != null && !scenario.info().method().isBlank()) {
             blocks.add(new Prose(scenario.info().method()));
         }

@@ -20,8 +20,9 @@ import java.util.List;
  *   <li>{@code report.md}: environment, servers, a section per scenario with its tables and charts,
  *       and the problems;
  *   <li>{@code index.html}: the same content as one self-contained page;
- *   <li>{@code *.svg}: per variant a bar chart of the primary metric (and one of the percentiles when
- *       the scenario has {@code p50}-style metrics), or for a ramp a line chart per metric.
+ *   <li>{@code *.svg}: per variant a bar chart of the primary metric, or of each metric the scenario
+ *       names in {@code ScenarioInfo.charted} (and one of the percentiles when the scenario has
+ *       {@code p50}-style metrics), or for a ramp a line chart per metric.
  * </ul>
  *
  * <p>Ratios are oriented so that above 1 is always better than the reference: value/reference for

@@ -2,7 +2,13 @@ package dev.petrel.bench.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.petrel.bench.model.MetricInfo;
 import dev.petrel.bench.model.RunResults;
+import dev.petrel.bench.model.Sample;
+import dev.petrel.bench.model.ScenarioInfo;
+import dev.petrel.bench.model.ScenarioInfo.Layout;
+import dev.petrel.bench.model.ServerInfo;
+import dev.petrel.bench.model.ServerInfo.Group;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -106,6 +112,29 @@ class MarkdownReportTest {
         assertThat(md).contains("<details>\n<summary>", "**dummy** (49 bytes; CRLF shown as line breaks)\n\n"
                 + "```http\nHTTP/1.1 200 OK\nContent-Length: 10\n\nHelloWorld\n```\n", "**jetty**: not captured", "</details>");
         assertThat(md).endsWith("## Problems\n\n- " + RunFixture.PROBLEM + "\n");
+    }
+
+    @Test
+    void aScenarioOfTheLabsOwnHasNoSeedAndChartsTheMetricsItNames() {
+        RunResults r = new RunResults(AggregationTest.environment());
+        r.server(new ServerInfo("dummy", Group.BASELINE, "C", null));
+        r.server(new ServerInfo("jetty", Group.PEER, "Jetty", null));
+        MetricInfo total = new MetricInfo("rss", "RSS", "MiB", false);
+        MetricInfo each = new MetricInfo("rss_per_conn", "RSS per connection", "KiB", false);
+        MetricInfo held = new MetricInfo("held", "held", "connections", true);
+        r.scenario(new ScenarioInfo("idle", null, "Idle memory", "", List.of(total, held, each), List.of("10 idle"),
+                Layout.SERVERS_BY_VARIANT, List.of("rss", "rss_per_conn")));
+        for (String server : List.of("dummy", "jetty")) {
+            for (MetricInfo m : List.of(total, held, each)) r.add(new Sample("idle", "10 idle", server, 1, m.key(), 1));
+        }
+
+        String report = ReportWriter.markdown(r);
+
+        assertThat(report).contains("\n## Idle memory\n").doesNotContain("[seeds");
+        assertThat(report).contains("![Idle memory: 10 idle](idle-10-idle.svg)",
+                "![Idle memory: 10 idle, RSS per connection](idle-10-idle-rss-per-conn.svg)");
+        assertThat(ReportWriter.files(r)).contains("idle-10-idle.svg", "idle-10-idle-rss-per-conn.svg")
+                .noneMatch(f -> f.contains("held"));
     }
 
     @Test
