@@ -74,6 +74,7 @@ public final class Lab {
                 case "connectors" -> new ConnectorsScenario(options.quick());
                 case "single-cpu" -> new SingleCpuScenario(options.quick());
                 case "ramp" -> new RampScenario(options.quick());
+                case "idle" -> new IdleScenario(options.quick());
                 default -> throw new LabException("unknown scenario " + name);
             });
         }
@@ -86,8 +87,17 @@ public final class Lab {
                 + "; results in " + paths.home().relativize(dir));
         int steps = scenarios.stream().mapToInt(s -> options.passesFor(s.info().name())).sum() * servers.size();
         Progress progress = new Progress(err, steps);
+        int notRun = 0;
         try {
             for (Scenario scenario : scenarios) {
+                String unavailable = scenario.unavailable();
+                if (unavailable != null) {
+                    String line = scenario.info().name() + ": not run: " + unavailable;
+                    results.problem(line);
+                    progress.note("problem: " + line);
+                    notRun++;
+                    continue;
+                }
                 runScenario(scenario, servers, options, paths, serverCpu, clientCpu, dir, results, progress);
                 scenario.derive(results);
             }
@@ -98,7 +108,7 @@ public final class Lab {
                     + " and " + paths.home().relativize(dir.resolve("index.html"))
                     + (results.problems().isEmpty() ? "" : "; " + results.problems().size() + " problem(s), listed in the report"));
         }
-        return 0;
+        return notRun == 0 ? 0 : 1;
     }
 
     private static void runScenario(Scenario scenario, List<ServerSpec> servers, LabOptions options, LabPaths paths,

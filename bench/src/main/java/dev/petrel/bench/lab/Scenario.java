@@ -11,6 +11,14 @@ interface Scenario {
     /** What the report says of this scenario. */
     ScenarioInfo info();
 
+    /**
+     * Why this scenario cannot run on this machine, in one line, or {@code null} when it can. Asked
+     * once, before any server is started for it.
+     */
+    default String unavailable() {
+        return null;
+    }
+
     /** Measures one running server in one pass, recording samples through {@code run}. */
     void measure(Measurement run) throws Exception;
 

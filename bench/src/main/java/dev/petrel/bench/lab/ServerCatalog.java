@@ -23,7 +23,8 @@ final class ServerCatalog {
         List<ServerSpec> servers = new ArrayList<>();
         servers.add(new ServerSpec("baseline-c", Group.BASELINE,
                 "do-nothing C server (epoll, one thread, fixed responses): the physical floor",
-                port -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString())));
+                port -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString()),
+                false));
         for (TransportKind kind : TransportKind.values()) {
             servers.add(java(paths, "petrel-" + kind.cliName(), Group.PETREL, "Petrel " + kind.cliName() + " transport",
                     "PetrelHello", kind.cliName()));
@@ -57,7 +58,7 @@ final class ServerCatalog {
             command.add(Integer.toString(port));
             command.addAll(List.of(args));
             return command;
-        });
+        }, true);
     }
 
     /** The version in the name of the library's jar in the lab's class path, e.g. {@code 11.0.14}. */

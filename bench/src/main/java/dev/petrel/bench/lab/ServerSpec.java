@@ -12,5 +12,7 @@ import java.util.function.IntFunction;
  * @param group Petrel, a peer, or the baseline
  * @param description what it is, with its version
  * @param command the command line for a port (without CPU pinning)
+ * @param jvm whether it runs on the lab's JDK, so that {@code jcmd} can read its heap
  */
-record ServerSpec(String name, ServerInfo.Group group, String description, IntFunction<List<String>> command) {}
+record ServerSpec(String name, ServerInfo.Group group, String description, IntFunction<List<String>> command,
+                  boolean jvm) {}

@@ -11,6 +11,7 @@ class LabOptionsTest {
     void defaultsToThreePassesOneForTheRampAndOneWhenQuick() throws LabException {
         LabOptions full = LabOptions.parse(List.of("all"));
         assertThat(full.passesFor("latency")).isEqualTo(3);
+        assertThat(full.passesFor("idle")).isEqualTo(3);
         assertThat(full.passesFor("ramp")).isEqualTo(1);
         LabOptions quick = LabOptions.parse(List.of("all", "--quick"));
         assertThat(quick.passesFor("latency")).isEqualTo(1);
@@ -22,7 +23,7 @@ class LabOptionsTest {
     void expandsAllAndKeepsOrderWithoutRepeats() throws LabException {
         LabOptions options = LabOptions.parse(List.of("ramp", "all", "--servers", "baseline-c,petrel-virtual"));
 
-        assertThat(options.scenarios()).containsExactly("ramp", "latency", "connectors", "single-cpu");
+        assertThat(options.scenarios()).containsExactly("ramp", "latency", "connectors", "single-cpu", "idle");
         assertThat(options.servers()).containsExactly("baseline-c", "petrel-virtual");
     }
 
