@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
@@ -77,7 +76,7 @@ class BadInputTest {
 
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("inputs")
-    void badInputIsRefusedAndTheServerStillServes(TransportKind kind, Bad bad) throws Exception {
+    void badInputIsRefusedAndTheServerStillServes(Transport kind, Bad bad) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler())) {
             try (RawClient client = RawClient.connect(server)) {
                 client.send(bad.bytes());
@@ -100,7 +99,7 @@ class BadInputTest {
     }
 
     @TransportTest
-    void badInputsInterleavedWithGoodRequests(TransportKind kind) throws Exception {
+    void badInputsInterleavedWithGoodRequests(Transport kind) throws Exception {
         // the same server through everything: bad client, good client, bad client...
         List<Bad> all = inputs().filter(a -> a.get()[0] == kind).map(a -> (Bad) a.get()[1]).toList();
         try (Server server = TestServers.start(kind, TestApp.handler())) {

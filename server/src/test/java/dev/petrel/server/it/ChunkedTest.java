@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 class ChunkedTest {
 
     @TransportTest
-    void chunkedUploadWithExtensionsAndTrailersIsDecoded(TransportKind kind) throws Exception {
+    void chunkedUploadWithExtensionsAndTrailersIsDecoded(Transport kind) throws Exception {
         String request = "POST /echo HTTP/1.1\r\nHost: test\r\nContent-Type: text/plain\r\n"
                 + "Transfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n\r\n"
                 + "6;name=value\r\nhello \r\n"
@@ -31,7 +30,7 @@ class ChunkedTest {
     }
 
     @TransportTest
-    void streamedResponseWithoutLengthIsChunked(TransportKind kind) throws Exception {
+    void streamedResponseWithoutLengthIsChunked(Transport kind) throws Exception {
         var config = TestServers.config().responseBufferSize(256).build();
         try (Server server = TestServers.start(kind, config, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/stream?5000")).read();
@@ -45,7 +44,7 @@ class ChunkedTest {
     }
 
     @TransportTest
-    void smallStreamedResponseGetsALength(TransportKind kind) throws Exception {
+    void smallStreamedResponseGetsALength(Transport kind) throws Exception {
         var config = TestServers.config().responseBufferSize(256).build();
         try (Server server = TestServers.start(kind, config, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/stream?256")).read();
@@ -56,7 +55,7 @@ class ChunkedTest {
     }
 
     @TransportTest
-    void streamedResponseWithDeclaredLengthIsNotChunked(TransportKind kind) throws Exception {
+    void streamedResponseWithDeclaredLengthIsNotChunked(Transport kind) throws Exception {
         var config = TestServers.config().responseBufferSize(256).build();
         try (Server server = TestServers.start(kind, config, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/stream-length?5000")).read();
@@ -69,7 +68,7 @@ class ChunkedTest {
     }
 
     @TransportTest
-    void http10ClientGetsACloseDelimitedStream(TransportKind kind) throws Exception {
+    void http10ClientGetsACloseDelimitedStream(Transport kind) throws Exception {
         var config = TestServers.config().responseBufferSize(256).build();
         try (Server server = TestServers.start(kind, config, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse head = client.send("GET /stream?5000 HTTP/1.0\r\n\r\n").readHead();
@@ -83,7 +82,7 @@ class ChunkedTest {
     }
 
     @TransportTest
-    void http10KeepAliveClientStillGetsACloseDelimitedStream(TransportKind kind) throws Exception {
+    void http10KeepAliveClientStillGetsACloseDelimitedStream(Transport kind) throws Exception {
         var config = TestServers.config().responseBufferSize(256).build();
         try (Server server = TestServers.start(kind, config, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send("GET /stream?3000 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").read();
@@ -95,7 +94,7 @@ class ChunkedTest {
     }
 
     @TransportTest
-    void largeChunkedUploadIsEchoedChunked(TransportKind kind) throws Exception {
+    void largeChunkedUploadIsEchoedChunked(Transport kind) throws Exception {
         var config = TestServers.config().responseBufferSize(256).build();
         String body = Requests.pattern(20_000);
         StringBuilder request = new StringBuilder("POST /echo HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n");

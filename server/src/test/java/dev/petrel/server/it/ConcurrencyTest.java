@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -19,7 +18,7 @@ class ConcurrencyTest {
     private static final int REQUESTS = 25;
 
     @TransportTest
-    void concurrentConnectionsEachGetTheirOwnAnswers(TransportKind kind) throws Exception {
+    void concurrentConnectionsEachGetTheirOwnAnswers(Transport kind) throws Exception {
         var config = TestServers.config().responseBufferSize(256).build();
         try (Server server = TestServers.start(kind, config, TestApp.handler());
              ExecutorService clients = Executors.newFixedThreadPool(CONNECTIONS)) {

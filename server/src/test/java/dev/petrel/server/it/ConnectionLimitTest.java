@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 class ConnectionLimitTest {
 
     @TransportTest
-    void connectionBeyondTheLimitWaitsForAFreeSlot(TransportKind kind) throws Exception {
+    void connectionBeyondTheLimitWaitsForAFreeSlot(Transport kind) throws Exception {
         try (Server server = TestServers.builder(kind, TestServers.config().build(), TestApp.handler())
                 .maxConnections(1).start();
              RawClient first = RawClient.connect(server);

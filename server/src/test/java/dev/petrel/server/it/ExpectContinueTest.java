@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,7 +12,7 @@ class ExpectContinueTest {
     private static final String HEAD = "POST %s HTTP/1.1\r\nHost: test\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n";
 
     @TransportTest
-    void continueIsSentWhenTheHandlerReadsTheBody(TransportKind kind) throws Exception {
+    void continueIsSentWhenTheHandlerReadsTheBody(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse interim = client.send(HEAD.formatted("/echo")).read();
             assertThat(interim.statusLine()).isEqualTo("HTTP/1.1 100 Continue");
@@ -29,7 +28,7 @@ class ExpectContinueTest {
     }
 
     @TransportTest
-    void noContinueAndCloseWhenTheHandlerAnswersWithoutReading(TransportKind kind) throws Exception {
+    void noContinueAndCloseWhenTheHandlerAnswersWithoutReading(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(HEAD.formatted("/ignore")).read();
             assertThat(response.status()).isEqualTo(200);
@@ -41,7 +40,7 @@ class ExpectContinueTest {
     }
 
     @TransportTest
-    void expectationIsIgnoredFromHttp10Clients(TransportKind kind) throws Exception {
+    void expectationIsIgnoredFromHttp10Clients(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(
                     "POST /echo HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello").read();
@@ -51,7 +50,7 @@ class ExpectContinueTest {
     }
 
     @TransportTest
-    void unknownExpectationIs417(TransportKind kind) throws Exception {
+    void unknownExpectationIs417(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(
                     "POST /echo HTTP/1.1\r\nHost: test\r\nExpect: 200-ok\r\nContent-Length: 5\r\n\r\nhello").read();

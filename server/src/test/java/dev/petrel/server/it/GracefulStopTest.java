@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +30,7 @@ class GracefulStopTest {
     }
 
     @TransportTest
-    void inFlightRequestCompletesIdleConnectionClosesNewConnectionsRefused(TransportKind kind) throws Exception {
+    void inFlightRequestCompletesIdleConnectionClosesNewConnectionsRefused(Transport kind) throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         Handler app = Router.builder()
                 .get("/", (req, res) -> res.send("HelloWorld"))
@@ -66,7 +65,7 @@ class GracefulStopTest {
     }
 
     @TransportTest
-    void requestStillRunningWhenTheGraceEndsIsCut(TransportKind kind) throws Exception {
+    void requestStillRunningWhenTheGraceEndsIsCut(Transport kind) throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Server server = TestServers.start(kind, (req, res) -> {
@@ -86,7 +85,7 @@ class GracefulStopTest {
     }
 
     @TransportTest
-    void stopWithNothingOpenIsQuickAndFreesThePort(TransportKind kind) throws Exception {
+    void stopWithNothingOpenIsQuickAndFreesThePort(Transport kind) throws Exception {
         Server server = TestServers.start(kind, TestApp.handler());
         int port = server.address().getPort();
         try (RawClient client = RawClient.connect(server)) {
@@ -98,7 +97,7 @@ class GracefulStopTest {
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2000);
         assertThatThrownBy(() -> RawClient.connect(port).close()).isInstanceOf(ConnectException.class);
         // the port can be bound again
-        try (Server again = Server.builder().host("127.0.0.1").port(port).transport(kind).handler(TestApp.handler()).start();
+        try (Server again = Server.builder().host("127.0.0.1").port(port).transport(kind.kind()).handler(kind.handler(TestApp.handler())).start();
              RawClient client = RawClient.connect(again)) {
             assertThat(client.send(Requests.get("/")).read().text()).isEqualTo("HelloWorld");
         }

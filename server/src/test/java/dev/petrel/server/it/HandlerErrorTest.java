@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
@@ -13,7 +12,7 @@ import org.junit.jupiter.api.Timeout;
 class HandlerErrorTest {
 
     @TransportTest
-    void exceptionBecomes500WithoutDetailsAndTheConnectionLives(TransportKind kind) throws Exception {
+    void exceptionBecomes500WithoutDetailsAndTheConnectionLives(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/fail")).read();
             assertThat(response.statusLine()).isEqualTo("HTTP/1.1 500 Internal Server Error");
@@ -26,7 +25,7 @@ class HandlerErrorTest {
     }
 
     @TransportTest
-    void declaredLengthNotMetBeforeCommitIsA500(TransportKind kind) throws Exception {
+    void declaredLengthNotMetBeforeCommitIsA500(Transport kind) throws Exception {
         dev.petrel.server.Handler wrongLength = (request, response) -> {
             response.contentLength(10);
             response.body().write("short".getBytes(StandardCharsets.US_ASCII));
@@ -39,7 +38,7 @@ class HandlerErrorTest {
     }
 
     @TransportTest
-    void ioExceptionOfTheHandlerItselfIsA500Too(TransportKind kind) throws Exception {
+    void ioExceptionOfTheHandlerItselfIsA500Too(Transport kind) throws Exception {
         // Handler contract: an exception becomes a 500 when nothing was sent yet, whatever its type
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/io-fail")).read();
@@ -50,7 +49,7 @@ class HandlerErrorTest {
     }
 
     @TransportTest
-    void httpStatusExceptionGivesItsStatus(TransportKind kind) throws Exception {
+    void httpStatusExceptionGivesItsStatus(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/missing")).read();
             assertThat(response.status()).isEqualTo(404);
@@ -62,7 +61,7 @@ class HandlerErrorTest {
     }
 
     @TransportTest
-    void exceptionBeforeCommitDiscardsWhatWasBuffered(TransportKind kind) throws Exception {
+    void exceptionBeforeCommitDiscardsWhatWasBuffered(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/fail-before-commit")).read();
             assertThat(response.status()).isEqualTo(500);
@@ -72,7 +71,7 @@ class HandlerErrorTest {
     }
 
     @TransportTest
-    void exceptionAfterCommitCutsTheConnection(TransportKind kind) throws Exception {
+    void exceptionAfterCommitCutsTheConnection(Transport kind) throws Exception {
         var config = TestServers.config().responseBufferSize(256).build();
         try (Server server = TestServers.start(kind, config, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse head = client.send(Requests.get("/fail-after-commit") + Requests.get("/")).readHead();
@@ -87,7 +86,7 @@ class HandlerErrorTest {
     }
 
     @TransportTest
-    void invalidHeaderValueFromTheHandlerIsA500NotASplitResponse(TransportKind kind) throws Exception {
+    void invalidHeaderValueFromTheHandlerIsA500NotASplitResponse(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, (req, res) -> {
             res.header("X-Injected", "a\r\nSet-Cookie: evil=1");
             res.send("unreachable");

@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +19,7 @@ class IdleConnectionsTest {
     private static final Duration IDLE = Duration.ofSeconds(1);
 
     @TransportTest
-    void manyIdleConnectionsAreKeptServedAgainThenClosedAtTheIdleTimeout(TransportKind kind) throws Exception {
+    void manyIdleConnectionsAreKeptServedAgainThenClosedAtTheIdleTimeout(Transport kind) throws Exception {
         var config = TestServers.config().idleTimeout(IDLE).build();
         List<RawClient> clients = new ArrayList<>();
         // blocking gives each connection a platform thread up to its limit: make room for all of them

@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 class KeepAliveTest {
 
     @TransportTest
-    void http11ConnectionCarriesSeveralRequests(TransportKind kind) throws Exception {
+    void http11ConnectionCarriesSeveralRequests(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             for (int i = 0; i < 5; i++) {
                 RawResponse response = client.send(Requests.get("/")).read();
@@ -27,7 +26,7 @@ class KeepAliveTest {
     }
 
     @TransportTest
-    void clientConnectionCloseIsConfirmedAndTheServerCloses(TransportKind kind) throws Exception {
+    void clientConnectionCloseIsConfirmedAndTheServerCloses(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.getAndClose("/")).read();
             assertThat(response.status()).isEqualTo(200);
@@ -38,7 +37,7 @@ class KeepAliveTest {
     }
 
     @TransportTest
-    void http10WithoutKeepAliveCloses(TransportKind kind) throws Exception {
+    void http10WithoutKeepAliveCloses(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send("GET / HTTP/1.0\r\n\r\n").read();
             assertThat(response.statusLine()).isEqualTo("HTTP/1.1 200 OK");
@@ -50,7 +49,7 @@ class KeepAliveTest {
     }
 
     @TransportTest
-    void http10KeepAliveIsConfirmedAndTheConnectionStaysOpen(TransportKind kind) throws Exception {
+    void http10KeepAliveIsConfirmedAndTheConnectionStaysOpen(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             for (int i = 0; i < 2; i++) {
                 RawResponse response = client.send("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").read();
@@ -66,7 +65,7 @@ class KeepAliveTest {
     }
 
     @TransportTest
-    void handlerConnectionCloseIsHonoured(TransportKind kind) throws Exception {
+    void handlerConnectionCloseIsHonoured(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/close")).read();
             assertThat(response.status()).isEqualTo(200);
@@ -77,7 +76,7 @@ class KeepAliveTest {
     }
 
     @TransportTest
-    void maxRequestsPerConnectionClosesAfterTheLastOne(TransportKind kind) throws Exception {
+    void maxRequestsPerConnectionClosesAfterTheLastOne(Transport kind) throws Exception {
         var config = TestServers.config().maxRequestsPerConnection(3).build();
         try (Server server = TestServers.start(kind, config, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             for (int i = 1; i <= 2; i++) {
@@ -94,7 +93,7 @@ class KeepAliveTest {
     }
 
     @TransportTest
-    void maxRequestsPerConnectionLeavesFurtherPipelinedRequestsUnanswered(TransportKind kind) throws Exception {
+    void maxRequestsPerConnectionLeavesFurtherPipelinedRequestsUnanswered(Transport kind) throws Exception {
         var config = TestServers.config().maxRequestsPerConnection(2).build();
         try (Server server = TestServers.start(kind, config, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             client.send(Requests.get("/") + Requests.get("/text") + Requests.get("/"));

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
 import dev.petrel.server.demo.DemoSite;
-import dev.petrel.server.transport.TransportKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -22,7 +21,7 @@ class LargeMessageTest {
     @TempDir
     Path root;
 
-    private Server start(TransportKind kind) throws IOException {
+    private Server start(Transport kind) throws IOException {
         return TestServers.start(kind, DemoSite.handler(root, InstantSource.system()));
     }
 
@@ -41,7 +40,7 @@ class LargeMessageTest {
     }
 
     @TransportTest
-    void largeBodyWithLengthIsStreamedThroughTheEcho(TransportKind kind) throws Exception {
+    void largeBodyWithLengthIsStreamedThroughTheEcho(Transport kind) throws Exception {
         String body = Requests.pattern(BODY);
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             CompletableFuture<Void> sent = sendInBackground(client,
@@ -60,7 +59,7 @@ class LargeMessageTest {
     }
 
     @TransportTest
-    void largeChunkedBodyIsEchoedChunked(TransportKind kind) throws Exception {
+    void largeChunkedBodyIsEchoedChunked(Transport kind) throws Exception {
         String body = Requests.pattern(BODY);
         StringBuilder request = new StringBuilder("POST /echo HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n");
         for (int off = 0; off < BODY; off += 10_000) {
@@ -82,7 +81,7 @@ class LargeMessageTest {
     }
 
     @TransportTest
-    void headNearTheDefaultLimitsIsServed(TransportKind kind) throws Exception {
+    void headNearTheDefaultLimitsIsServed(Transport kind) throws Exception {
         // 15 KB of fields: nearly the 16 KiB default, almost twice the engine's 8 KiB input buffer
         StringBuilder fields = new StringBuilder();
         for (int i = 0; i < 50; i++) fields.append("X-Field-").append(i).append(": ").append("v".repeat(280)).append("\r\n");

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.http.HttpLimits;
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -74,7 +73,7 @@ class LimitsTest {
 
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("cases")
-    void refusedWithCloseAndTheServerIsUnharmed(TransportKind kind, Case c) throws Exception {
+    void refusedWithCloseAndTheServerIsUnharmed(Transport kind, Case c) throws Exception {
         var config = TestServers.config().limits(LIMITS).build();
         try (Server server = TestServers.start(kind, config, TestApp.handler())) {
             try (RawClient client = RawClient.connect(server)) {
@@ -95,7 +94,7 @@ class LimitsTest {
     }
 
     @TransportTest
-    void requestsJustWithinTheLimitsAreServed(TransportKind kind) throws Exception {
+    void requestsJustWithinTheLimitsAreServed(Transport kind) throws Exception {
         var config = TestServers.config().limits(LIMITS).build();
         String nineHeaders = "";
         for (int i = 0; i < 9; i++) nineHeaders += "X-H" + i + ": v\r\n";

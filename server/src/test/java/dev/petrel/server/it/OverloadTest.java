@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +21,7 @@ class OverloadTest {
     private static final String IMF_FIXDATE = "(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} "
             + "(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{4} \\d{2}:\\d{2}:\\d{2} GMT";
 
-    private static Server start(TransportKind kind, int maxConnections, Duration queueTimeout) throws IOException {
+    private static Server start(Transport kind, int maxConnections, Duration queueTimeout) throws IOException {
         return TestServers.builder(kind, TestServers.config().build(), TestApp.handler())
                 .maxConnections(maxConnections)
                 .queueTimeout(queueTimeout)
@@ -57,7 +56,7 @@ class OverloadTest {
     }
 
     @TransportTest
-    void connectionBeyondTheLimitGetsAWhole503WhenTheQueueTimeoutIsZero(TransportKind kind) throws Exception {
+    void connectionBeyondTheLimitGetsAWhole503WhenTheQueueTimeoutIsZero(Transport kind) throws Exception {
         try (Server server = start(kind, 1, Duration.ZERO);
              RawClient holder = RawClient.connect(server)) {
             assertThat(holder.send(Requests.get("/")).read().text()).isEqualTo("HelloWorld");
@@ -77,7 +76,7 @@ class OverloadTest {
     }
 
     @TransportTest
-    void slotIsGivenToALaterClientOnceItsHolderLeaves(TransportKind kind) throws Exception {
+    void slotIsGivenToALaterClientOnceItsHolderLeaves(Transport kind) throws Exception {
         try (Server server = start(kind, 1, Duration.ZERO)) {
             try (RawClient holder = RawClient.connect(server)) {
                 assertThat(holder.send(Requests.get("/")).read().status()).isEqualTo(200);
@@ -92,7 +91,7 @@ class OverloadTest {
     }
 
     @TransportTest
-    void connectionWaitsForTheQueueTimeoutAndIsServedWhenASlotFrees(TransportKind kind) throws Exception {
+    void connectionWaitsForTheQueueTimeoutAndIsServedWhenASlotFrees(Transport kind) throws Exception {
         try (Server server = start(kind, 1, Duration.ofSeconds(2));
              RawClient holder = RawClient.connect(server);
              RawClient waiting = RawClient.connect(server)) {
@@ -108,7 +107,7 @@ class OverloadTest {
     }
 
     @TransportTest
-    void manyConnectionsBeyondTheLimitAreEachAnsweredThenTheServerRecovers(TransportKind kind) throws Exception {
+    void manyConnectionsBeyondTheLimitAreEachAnsweredThenTheServerRecovers(Transport kind) throws Exception {
         int extra = 50;
         try (Server server = start(kind, 2, Duration.ZERO)) {
             List<RawClient> turnedAway = new ArrayList<>();

@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 class PipeliningTest {
 
     @TransportTest
-    void pipelinedRequestsAreAnsweredInOrder(TransportKind kind) throws Exception {
+    void pipelinedRequestsAreAnsweredInOrder(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             client.send(Requests.get("/") + Requests.post("/echo", "ping-pong") + Requests.get("/text"));
 
@@ -35,7 +34,7 @@ class PipeliningTest {
     }
 
     @TransportTest
-    void manyPipelinedRequestsLargerThanTheInputBuffer(TransportKind kind) throws Exception {
+    void manyPipelinedRequestsLargerThanTheInputBuffer(Transport kind) throws Exception {
         int count = 400; // about 14 KB of requests: more than the engine's 8 KiB input buffer
         StringBuilder requests = new StringBuilder();
         for (int i = 0; i < count; i++) requests.append(i % 2 == 0 ? Requests.get("/") : Requests.post("/echo", "n" + i));
@@ -50,7 +49,7 @@ class PipeliningTest {
     }
 
     @TransportTest
-    void pipelinedConnectionCloseEndsTheConnectionThere(TransportKind kind) throws Exception {
+    void pipelinedConnectionCloseEndsTheConnectionThere(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             client.send(Requests.get("/") + Requests.getAndClose("/text") + Requests.get("/"));
             assertThat(client.read().text()).isEqualTo("HelloWorld");
@@ -62,7 +61,7 @@ class PipeliningTest {
     }
 
     @TransportTest
-    void emptyLinesBeforeARequestAreIgnored(TransportKind kind) throws Exception {
+    void emptyLinesBeforeARequestAreIgnored(Transport kind) throws Exception {
         // RFC 9112 section 2.2: e.g. a client that ends a POST body with an extra CRLF
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             client.send(Requests.post("/echo", "x") + "\r\n" + Requests.get("/") + "\r\n\r\n" + Requests.get("/text"));
@@ -73,7 +72,7 @@ class PipeliningTest {
     }
 
     @TransportTest
-    void absoluteFormTargetIsRoutedByItsPath(TransportKind kind) throws Exception {
+    void absoluteFormTargetIsRoutedByItsPath(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send("GET http://example.test/text HTTP/1.1\r\nHost: other\r\n\r\n").read();
             assertThat(response.status()).isEqualTo(200);
@@ -82,7 +81,7 @@ class PipeliningTest {
     }
 
     @TransportTest
-    void headHasTheHeadersOfGetAndNoBody(TransportKind kind) throws Exception {
+    void headHasTheHeadersOfGetAndNoBody(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             // HEAD first, then GET in the same write: a body after the HEAD response would corrupt the GET's
             client.send(Requests.head("/text") + Requests.get("/text") + Requests.head("/"));
@@ -106,7 +105,7 @@ class PipeliningTest {
     }
 
     @TransportTest
-    void headOfAStreamedBodyDeclaresItsLengthAndSendsNothing(TransportKind kind) throws Exception {
+    void headOfAStreamedBodyDeclaresItsLengthAndSendsNothing(Transport kind) throws Exception {
         var config = TestServers.config().responseBufferSize(256).build();
         try (Server server = TestServers.start(kind, config, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             client.send(Requests.head("/stream?5000") + Requests.get("/"));
@@ -119,7 +118,7 @@ class PipeliningTest {
     }
 
     @TransportTest
-    void requestSentOneByteAtATime(TransportKind kind) throws Exception {
+    void requestSentOneByteAtATime(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, TestApp.handler()); RawClient client = RawClient.connect(server)) {
             RawResponse hello = client.sendByteByByte(Requests.get("/"), 1).read();
             assertThat(hello.status()).isEqualTo(200);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.net.BindException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
@@ -13,10 +12,10 @@ import org.junit.jupiter.api.Timeout;
 class PortInUseTest {
 
     @TransportTest
-    void secondServerOnTheSamePortFailsWithBindException(TransportKind kind) throws Exception {
+    void secondServerOnTheSamePortFailsWithBindException(Transport kind) throws Exception {
         try (Server first = TestServers.start(kind, TestApp.handler())) {
             int port = first.address().getPort();
-            assertThatThrownBy(() -> Server.builder().host("127.0.0.1").port(port).transport(kind)
+            assertThatThrownBy(() -> Server.builder().host("127.0.0.1").port(port).transport(kind.kind())
                     .handler(TestApp.handler()).start())
                     .isInstanceOf(BindException.class);
             // the first server is unaffected

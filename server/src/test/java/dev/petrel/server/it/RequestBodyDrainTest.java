@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,12 +11,12 @@ import org.junit.jupiter.api.Timeout;
 class RequestBodyDrainTest {
     private static final int MAX_DRAIN = 1000;
 
-    private static Server start(TransportKind kind) throws Exception {
+    private static Server start(Transport kind) throws Exception {
         return TestServers.start(kind, TestServers.config().maxDrainBytes(MAX_DRAIN).build(), TestApp.handler());
     }
 
     @TransportTest
-    void smallUnreadBodyIsDrainedAndTheConnectionReused(TransportKind kind) throws Exception {
+    void smallUnreadBodyIsDrainedAndTheConnectionReused(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.post("/ignore", Requests.pattern(MAX_DRAIN))).read();
             assertThat(response.status()).isEqualTo(200);
@@ -29,7 +28,7 @@ class RequestBodyDrainTest {
     }
 
     @TransportTest
-    void smallUnreadChunkedBodyIsDrainedAndTheConnectionReused(TransportKind kind) throws Exception {
+    void smallUnreadChunkedBodyIsDrainedAndTheConnectionReused(Transport kind) throws Exception {
         String request = "POST /ignore HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + "5\r\nhello\r\n5\r\nworld\r\n0\r\n\r\n";
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
@@ -42,7 +41,7 @@ class RequestBodyDrainTest {
     }
 
     @TransportTest
-    void unreadBodyOverTheDrainLimitClosesTheConnection(TransportKind kind) throws Exception {
+    void unreadBodyOverTheDrainLimitClosesTheConnection(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.post("/ignore", Requests.pattern(MAX_DRAIN + 1)) + Requests.get("/")).read();
             assertThat(response.status()).isEqualTo(200);
@@ -53,7 +52,7 @@ class RequestBodyDrainTest {
     }
 
     @TransportTest
-    void unreadBodyOverTheDrainLimitNotYetSentClosesTheConnection(TransportKind kind) throws Exception {
+    void unreadBodyOverTheDrainLimitNotYetSentClosesTheConnection(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             // the head promises 100 000 bytes; only a few arrive before the answer
             client.send("POST /ignore HTTP/1.1\r\nHost: test\r\nContent-Length: 100000\r\n\r\nabc");
@@ -65,7 +64,7 @@ class RequestBodyDrainTest {
     }
 
     @TransportTest
-    void unreadChunkedBodyOverTheDrainLimitClosesAfterTheResponse(TransportKind kind) throws Exception {
+    void unreadChunkedBodyOverTheDrainLimitClosesAfterTheResponse(Transport kind) throws Exception {
         // a chunked body's size is unknown when the response is committed; the drain finds out afterwards
         StringBuilder request = new StringBuilder("POST /ignore HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n");
         for (int i = 0; i < 3; i++) request.append("3e8\r\n").append(Requests.pattern(1000)).append("\r\n");

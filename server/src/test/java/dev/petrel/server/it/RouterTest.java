@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,7 +22,7 @@ class RouterTest {
     }
 
     @TransportTest
-    void unknownPathIs404(TransportKind kind) throws Exception {
+    void unknownPathIs404(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/nope")).read();
             assertThat(response.status()).isEqualTo(404);
@@ -34,7 +33,7 @@ class RouterTest {
     }
 
     @TransportTest
-    void wrongMethodIs405WithAllow(TransportKind kind) throws Exception {
+    void wrongMethodIs405WithAllow(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
             RawResponse post = client.send(Requests.post("/hello", "data")).read();
             assertThat(post.status()).isEqualTo(405);
@@ -52,7 +51,7 @@ class RouterTest {
     }
 
     @TransportTest
-    void headFallsBackToGet(TransportKind kind) throws Exception {
+    void headFallsBackToGet(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
             client.send(Requests.head("/hello") + Requests.get("/hello"));
             RawResponse head = client.readForHead();
@@ -64,7 +63,7 @@ class RouterTest {
     }
 
     @TransportTest
-    void prefixRoutesMatchLongestFirstOnTheDecodedPath(TransportKind kind) throws Exception {
+    void prefixRoutesMatchLongestFirstOnTheDecodedPath(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
             assertThat(client.send(Requests.get("/files/a/b.txt")).read().text()).isEqualTo("files /files/a/b.txt");
             assertThat(client.send(Requests.get("/files/special/x")).read().text()).isEqualTo("special /files/special/x");

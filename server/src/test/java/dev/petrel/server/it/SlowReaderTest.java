@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -67,7 +66,7 @@ class SlowReaderTest {
     }
 
     @TransportTest
-    void clientThatStopsReadingIsCutAfterTheWriteTimeoutAndOthersAreServed(TransportKind kind) throws Exception {
+    void clientThatStopsReadingIsCutAfterTheWriteTimeoutAndOthersAreServed(Transport kind) throws Exception {
         Stream stream = new Stream();
         Handler app = Router.builder()
                 .get("/", (req, res) -> res.send("HelloWorld"))

@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
@@ -16,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 class SlowlorisTest {
     private static final Duration HEADER = Duration.ofMillis(500);
 
-    private static Server start(TransportKind kind) throws Exception {
+    private static Server start(Transport kind) throws Exception {
         var config = TestServers.config().headerTimeout(HEADER).build();
         return TestServers.builder(kind, config, TestApp.handler())
                 .maxConnections(1)
@@ -25,7 +24,7 @@ class SlowlorisTest {
     }
 
     @TransportTest
-    void stalledHeadIsCutWith408AndItsSlotGoesToTheNextClient(TransportKind kind) throws Exception {
+    void stalledHeadIsCutWith408AndItsSlotGoesToTheNextClient(Transport kind) throws Exception {
         try (Server server = start(kind);
              RawClient loris = RawClient.connect(server);
              RawClient next = RawClient.connect(server)) {
@@ -45,7 +44,7 @@ class SlowlorisTest {
     }
 
     @TransportTest
-    void headDribbledOneByteEvery200MillisIsCutAtTheHeaderTimeout(TransportKind kind) throws Exception {
+    void headDribbledOneByteEvery200MillisIsCutAtTheHeaderTimeout(Transport kind) throws Exception {
         // one byte at a time: every byte is progress, yet the head is far from done when the timeout ends
         String dribble = "GET / HTTP/1.1\r\nHost: test\r\nX-Slow: " + "a".repeat(100);
         int maxBytes = 25; // 5 s of dribbling, ten times the header timeout

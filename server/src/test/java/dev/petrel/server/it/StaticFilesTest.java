@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.petrel.server.Server;
 import dev.petrel.server.demo.DemoSite;
-import dev.petrel.server.transport.TransportKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,12 +57,12 @@ class StaticFilesTest {
         }
     }
 
-    private Server start(TransportKind kind) throws IOException {
+    private Server start(Transport kind) throws IOException {
         return TestServers.start(kind, DemoSite.handler(root, InstantSource.system()));
     }
 
     @TransportTest
-    void demoHelloIsExactlyTenBytes(TransportKind kind) throws Exception {
+    void demoHelloIsExactlyTenBytes(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/")).read();
             assertThat(response.statusLine()).isEqualTo("HTTP/1.1 200 OK");
@@ -75,7 +74,7 @@ class StaticFilesTest {
     }
 
     @TransportTest
-    void demoDateIsAnHtmlPage(TransportKind kind) throws Exception {
+    void demoDateIsAnHtmlPage(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/date")).read();
             assertThat(response.status()).isEqualTo(200);
@@ -86,7 +85,7 @@ class StaticFilesTest {
     }
 
     @TransportTest
-    void demoEchoReturnsTheBodyWithItsType(TransportKind kind) throws Exception {
+    void demoEchoReturnsTheBodyWithItsType(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             String json = "{\"a\":1}";
             RawResponse response = client.send("POST /echo HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
@@ -112,7 +111,7 @@ class StaticFilesTest {
     }
 
     @TransportTest
-    void fileHasTypeDatesAndValidators(TransportKind kind) throws Exception {
+    void fileHasTypeDatesAndValidators(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/hello.txt")).read();
             assertThat(response.status()).isEqualTo(200);
@@ -137,7 +136,7 @@ class StaticFilesTest {
     }
 
     @TransportTest
-    void conditionalRequestsGet304(TransportKind kind) throws Exception {
+    void conditionalRequestsGet304(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             String etag = client.send(Requests.get("/hello.txt")).read().header("ETag");
 
@@ -165,7 +164,7 @@ class StaticFilesTest {
     }
 
     @TransportTest
-    void changedFileIsServedAgain(TransportKind kind) throws Exception {
+    void changedFileIsServedAgain(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             String etag = client.send(Requests.get("/hello.txt")).read().header("ETag");
             Files.writeString(root.resolve("hello.txt"), "changed\n");
@@ -184,7 +183,7 @@ class StaticFilesTest {
     }
 
     @TransportTest
-    void directoryServesItsIndexAndRedirectsWithoutSlash(TransportKind kind) throws Exception {
+    void directoryServesItsIndexAndRedirectsWithoutSlash(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             RawResponse index = client.send(Requests.get("/dir/")).read();
             assertThat(index.status()).isEqualTo(200);
@@ -205,7 +204,7 @@ class StaticFilesTest {
     }
 
     @TransportTest
-    void nothingOutsideTheRootIsReachable(TransportKind kind) throws Exception {
+    void nothingOutsideTheRootIsReachable(Transport kind) throws Exception {
         List<String> targets = List.of(
                 "/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/secret.txt", "/.%2e/secret.txt",
                 "/a/%2f..%2fsecret.txt", "/a/%2F..%2F..%2Fsecret.txt", "/a/..%2f..%2fsecret.txt",
@@ -225,7 +224,7 @@ class StaticFilesTest {
     }
 
     @TransportTest
-    void symbolicLinkOutOfTheRootIs404(TransportKind kind) throws Exception {
+    void symbolicLinkOutOfTheRootIs404(Transport kind) throws Exception {
         assumeTrue(symlinks, "symbolic links not supported here");
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             RawResponse file = client.send(Requests.get("/leak.txt")).read();
@@ -242,7 +241,7 @@ class StaticFilesTest {
     }
 
     @TransportTest
-    void pathsThatCannotNameAFileAre404(TransportKind kind) throws Exception {
+    void pathsThatCannotNameAFileAre404(Transport kind) throws Exception {
         // the file system refuses these (not a directory, name too long): still just "not found"
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             for (String target : List.of("/hello.txt/x", "/hello.txt/x/y.html", "/" + "n".repeat(300), "/dir/" + "n".repeat(300) + ".txt")) {
@@ -255,7 +254,7 @@ class StaticFilesTest {
     }
 
     @TransportTest
-    void hiddenFileIs404(TransportKind kind) throws Exception {
+    void hiddenFileIs404(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             for (String target : List.of("/.secret", "/%2esecret", "/dir/../.secret")) {
                 RawResponse response = client.send(Requests.get(target)).read();
@@ -267,7 +266,7 @@ class StaticFilesTest {
     }
 
     @TransportTest
-    void hiddenFolderIs404ButWellKnownIsServed(TransportKind kind) throws Exception {
+    void hiddenFolderIs404ButWellKnownIsServed(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             RawResponse git = client.send(Requests.get("/.git/config")).read();
             assertThat(git.status()).isEqualTo(404);

@@ -4,7 +4,6 @@ import dev.petrel.http.HttpLimits;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
 import dev.petrel.server.ServerConfig;
-import dev.petrel.server.transport.TransportKind;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -25,23 +24,23 @@ final class TestServers {
         return new Config();
     }
 
-    static Server start(TransportKind kind, Handler handler) throws IOException {
+    static Server start(Transport kind, Handler handler) throws IOException {
         return start(kind, config().build(), handler);
     }
 
-    static Server start(TransportKind kind, ServerConfig config, Handler handler) throws IOException {
+    static Server start(Transport kind, ServerConfig config, Handler handler) throws IOException {
         return builder(kind, config, handler).start();
     }
 
     /** The builder {@link #start} uses, for settings beyond the config. */
-    static Server.Builder builder(TransportKind kind, ServerConfig config, Handler handler) {
+    static Server.Builder builder(Transport kind, ServerConfig config, Handler handler) {
         return Server.builder()
                 .host("127.0.0.1")
                 .port(0)
-                .transport(kind)
+                .transport(kind.kind())
                 .config(config)
                 .shutdownGrace(Duration.ofSeconds(2))
-                .handler(handler);
+                .handler(kind.handler(handler));
     }
 
     /**
@@ -65,7 +64,7 @@ final class TestServers {
 
     /** Every transport crossed with every case: arguments (kind, case) for a {@code @MethodSource}. */
     static Stream<Arguments> everyTransportWith(List<?> cases) {
-        return Arrays.stream(TransportKind.values())
+        return Arrays.stream(Transport.values())
                 .flatMap(kind -> cases.stream().map(c -> Arguments.of(kind, c)));
     }
 

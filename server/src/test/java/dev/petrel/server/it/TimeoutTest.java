@@ -3,7 +3,6 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
@@ -15,13 +14,13 @@ class TimeoutTest {
     private static final Duration IDLE = Duration.ofMillis(300);
     private static final Duration BODY = Duration.ofMillis(300);
 
-    private static Server start(TransportKind kind) throws Exception {
+    private static Server start(Transport kind) throws Exception {
         var config = TestServers.config().headerTimeout(HEADER).idleTimeout(IDLE).bodyReadTimeout(BODY).build();
         return TestServers.start(kind, config, TestApp.handler());
     }
 
     @TransportTest
-    void idleKeepAliveConnectionIsClosedQuietly(TransportKind kind) throws Exception {
+    void idleKeepAliveConnectionIsClosedQuietly(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             assertThat(client.send(Requests.get("/")).read().status()).isEqualTo(200);
             long start = System.nanoTime();
@@ -32,7 +31,7 @@ class TimeoutTest {
     }
 
     @TransportTest
-    void connectionThatNeverSendsIsClosedQuietly(TransportKind kind) throws Exception {
+    void connectionThatNeverSendsIsClosedQuietly(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             long start = System.nanoTime();
             client.assertClosedByServer();
@@ -42,7 +41,7 @@ class TimeoutTest {
     }
 
     @TransportTest
-    void partialHeadGets408AndClose(TransportKind kind) throws Exception {
+    void partialHeadGets408AndClose(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send("GET / HTTP/1.1\r\nHost: test\r\n").read();
             assertThat(response.statusLine()).isEqualTo("HTTP/1.1 408 Request Timeout");
@@ -59,7 +58,7 @@ class TimeoutTest {
     }
 
     @TransportTest
-    void headDrippedByteByByteStillTimesOut(TransportKind kind) throws Exception {
+    void headDrippedByteByByteStillTimesOut(Transport kind) throws Exception {
         // the head timeout runs from its first byte: a steady drip does not extend it
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             client.send("GET / HTTP/1.1\r\nHost: test\r\n");
@@ -76,7 +75,7 @@ class TimeoutTest {
     }
 
     @TransportTest
-    void bodyThatStopsArrivingGets400AndClose(TransportKind kind) throws Exception {
+    void bodyThatStopsArrivingGets400AndClose(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             client.send("POST /echo HTTP/1.1\r\nHost: test\r\nContent-Length: 10\r\n\r\nabc");
             RawResponse response = client.read();
@@ -88,7 +87,7 @@ class TimeoutTest {
     }
 
     @TransportTest
-    void chunkedBodyThatStopsArrivingGets400AndClose(TransportKind kind) throws Exception {
+    void chunkedBodyThatStopsArrivingGets400AndClose(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             client.send("POST /echo HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nabc");
             RawResponse response = client.read();
@@ -99,7 +98,7 @@ class TimeoutTest {
     }
 
     @TransportTest
-    void slowButSteadyBodyIsAccepted(TransportKind kind) throws Exception {
+    void slowButSteadyBodyIsAccepted(Transport kind) throws Exception {
         // the body timeout bounds each wait, not the whole body
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             client.send("POST /echo HTTP/1.1\r\nHost: test\r\nContent-Length: 5\r\n\r\n");

@@ -1,6 +1,5 @@
 package dev.petrel.server.it;
 
-import dev.petrel.server.transport.TransportKind;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -9,11 +8,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A test run once per {@link TransportKind}: the method takes the kind as its first parameter.
- * A transport added to the enum is covered by every such test without further changes.
+ * A test run once per {@link Transport}: every transport kind, and nio with handlers inline on
+ * its event loop. The method takes the variant as its first parameter; a transport added to
+ * {@code TransportKind} is covered once it is added to {@link Transport}.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @ParameterizedTest(name = "{0}")
-@EnumSource(TransportKind.class)
+@EnumSource(Transport.class)
 @interface TransportTest {}
