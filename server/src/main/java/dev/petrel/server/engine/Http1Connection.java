@@ -49,7 +49,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     private final RequestBody body;
     private final Http1Request request;
     private final Http1Response response;
-    private final ByteSink sink = new ByteSink(1024);
+    private final ByteSink sink = new ByteSink(256);
 
     private final Object lifecycle = new Object();
     private boolean idle;            // guarded by lifecycle
@@ -67,8 +67,13 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     private boolean continueSent;
     private int served;
 
-    /** An engine for one connection; call {@link #serve()} on the thread the transport gives it. */
+    /** An engine for one connection with a response buffer of its own; call {@link #serve()} on the thread the transport gives it. */
     public Http1Connection(Endpoint endpoint, Handler handler, ServerConfig config, DateCache dates) {
+        this(endpoint, handler, config, dates, new BufferPool(responseBufferBytes(config), 1));
+    }
+
+    /** An engine for one connection taking response buffers from {@code pool} (see {@link #responseBufferBytes}). */
+    Http1Connection(Endpoint endpoint, Handler handler, ServerConfig config, DateCache dates, BufferPool pool) {
         this.endpoint = endpoint;
         this.handler = handler;
         this.config = config;
@@ -77,8 +82,12 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         this.parser = new RequestParser(config.limits());
         this.body = new RequestBody(input, config.limits(), millis(config.bodyReadTimeout().toNanos()));
         this.request = new Http1Request(endpoint, body);
-        this.response = new Http1Response(endpoint, new ByteSink(config.responseBufferSize() + 512), dates,
-                config.responseBufferSize());
+        this.response = new Http1Response(endpoint, new ByteSink(256), dates, pool);
+    }
+
+    /** The size of the pooled buffers a response needs: the body buffer and room for its framing. */
+    static int responseBufferBytes(ServerConfig config) {
+        return Http1Response.HEAD_ROOM + config.responseBufferSize() + Http1Response.TAIL_ROOM;
     }
 
     /**
@@ -100,7 +109,13 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
                     }
                     case COMPLETE -> {
                         awaitingHead = false;
-                        if (!exchange()) return false;
+                        boolean keep;
+                        try {
+                            keep = exchange();
+                        } finally {
+                            response.release(); // an idle connection holds no response buffer
+                        }
+                        if (!keep) return false;
                     }
                     case REJECTED -> {
                         awaitingHead = false;

@@ -22,17 +22,19 @@ public final class Http1Protocol implements Protocol {
     private final Handler handler;
     private final ServerConfig config;
     private final DateCache dates;
+    private final BufferPool buffers;
 
     /** Serves {@code handler} with {@code config}, dating responses from {@code dates}. */
     public Http1Protocol(Handler handler, ServerConfig config, DateCache dates) {
         this.handler = Objects.requireNonNull(handler, "handler");
         this.config = Objects.requireNonNull(config, "config");
         this.dates = Objects.requireNonNull(dates, "dates");
+        this.buffers = BufferPool.forProcessors(Http1Connection.responseBufferBytes(config));
     }
 
     @Override
     public ProtocolConnection open(Endpoint endpoint) {
-        return new Http1Connection(endpoint, handler, config, dates);
+        return new Http1Connection(endpoint, handler, config, dates, buffers);
     }
 
     @Override

@@ -15,14 +15,21 @@ import java.nio.charset.StandardCharsets;
  * the handler finishes; a response that fits leaves as head and body in one write with its
  * Content-Length. A longer one is streamed: with its declared length, chunked for HTTP/1.1
  * clients, or delimited by closing the connection for HTTP/1.0 ones.
+ *
+ * <p>The body buffer comes from the server's {@link BufferPool} when the first body byte is
+ * written and goes back at {@link #release()}, so an idle connection holds none. It keeps
+ * {@link #HEAD_ROOM} bytes free before the body: the head is encoded apart, copied there, and
+ * head and body leave in one write without copying the body again.
  */
 final class Http1Response implements Response {
     private enum State { OPEN, COMMITTED, COMPLETE }
 
     private enum Framing { NONE, LENGTH, CHUNKED, CLOSE_DELIMITED }
 
-    /** Copy body pieces up to this size next to their framing, to send them in one write. */
-    private static final int MAX_COPY = 32 * 1024;
+    /** Room before the body in the work buffer for the head (or a chunk header); a longer head is written apart. */
+    static final int HEAD_ROOM = 1024;
+    /** Room after the body for a chunk's closing CRLF. */
+    static final int TAIL_ROOM = 2;
     private static final byte[] CLOSE = "close".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KEEP_ALIVE = "keep-alive".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CHUNKED = "chunked".getBytes(StandardCharsets.US_ASCII);
@@ -41,10 +48,12 @@ final class Http1Response implements Response {
     }
 
     private final Endpoint endpoint;
-    private final ByteSink sink;
+    private final ByteSink sink; // the head, a chunk header or a last chunk: small, encoded apart
     private final DateCache dates;
     private final ResponseHeaders headers = new ResponseHeaders();
-    private final byte[] buffer;
+    private final BufferPool pool;
+    private final int bufferSize;
+    private byte[] work; // HEAD_ROOM + bufferSize + TAIL_ROOM from the pool, while this exchange has body bytes
     private final BodyStream stream = new BodyStream();
     private Exchange exchange;
     private State state;
@@ -55,11 +64,25 @@ final class Http1Response implements Response {
     private long written;
     private boolean closeConnection;
 
-    Http1Response(Endpoint endpoint, ByteSink sink, DateCache dates, int bufferSize) {
+    Http1Response(Endpoint endpoint, ByteSink sink, DateCache dates, BufferPool pool) {
         this.endpoint = endpoint;
         this.sink = sink;
         this.dates = dates;
-        this.buffer = new byte[bufferSize];
+        this.pool = pool;
+        this.bufferSize = pool.bufferSize() - HEAD_ROOM - TAIL_ROOM;
+    }
+
+    /** Gives the body buffer back to the pool; the engine calls it when the exchange is over. */
+    void release() {
+        if (work != null) {
+            pool.release(work);
+            work = null;
+        }
+    }
+
+    private byte[] work() {
+        if (work == null) work = pool.acquire();
+        return work;
     }
 
     void begin(Exchange exchange) {
@@ -168,9 +191,9 @@ final class Http1Response implements Response {
         if (declaredLength < 0) declaredLength = body.length; // a HEAD answer keeps the length it declared
         written = body.length;
         writeHead(Framing.LENGTH);
-        if (sendsBody && body.length <= MAX_COPY) {
-            sink.write(body);
-            flushSink();
+        if (sendsBody && body.length <= bufferSize) {
+            System.arraycopy(body, 0, work(), HEAD_ROOM, body.length);
+            sendWithHead(body.length, false);
         } else {
             flushSink();
             if (sendsBody) endpoint.write(body, 0, body.length);
@@ -204,8 +227,8 @@ final class Http1Response implements Response {
                     throw new IllegalStateException("Content-Length " + declaredLength + " declared, " + written + " bytes written");
                 }
                 writeHead(Framing.LENGTH);
-                if (sendsBody()) sink.write(buffer, 0, buffered);
-                flushSink();
+                if (sendsBody() && buffered > 0) sendWithHead(buffered, false);
+                else flushSink();
             }
             case COMMITTED -> {
                 if (framing == Framing.CHUNKED) {
@@ -237,9 +260,13 @@ final class Http1Response implements Response {
             chosen = Framing.CHUNKED;
         }
         writeHead(chosen);
-        if (sendsBody() && buffered > 0) appendFramed(buffer, 0, buffered);
+        if (sendsBody() && buffered > 0) {
+            if (chosen == Framing.CHUNKED) ChunkedEncoder.chunkHeader(buffered, sink);
+            sendWithHead(buffered, chosen == Framing.CHUNKED);
+        } else {
+            flushSink();
+        }
         buffered = 0;
-        flushSink();
         state = State.COMMITTED;
     }
 
@@ -278,31 +305,46 @@ final class Http1Response implements Response {
         return false;
     }
 
-    private void appendFramed(byte[] b, int off, int len) {
-        if (framing == Framing.CHUNKED) {
-            ChunkedEncoder.chunkHeader(len, sink);
-            sink.write(b, off, len);
-            ChunkedEncoder.chunkEnd(sink);
-        } else {
-            sink.write(b, off, len);
-        }
-    }
-
     private void writeBody(byte[] b, int off, int len) throws IOException {
         if (framing == Framing.LENGTH && written > declaredLength) {
             throw new IOException("more body bytes than the declared Content-Length " + declaredLength);
         }
-        if (framing == Framing.CHUNKED || len <= MAX_COPY) {
-            while (len > 0) {
-                int piece = Math.min(len, MAX_COPY);
-                sink.clear();
-                appendFramed(b, off, piece);
-                flushSink();
-                off += piece;
-                len -= piece;
-            }
+        if (framing != Framing.CHUNKED) {
+            endpoint.write(b, off, len); // the handler's own bytes, unframed: no copy
+            return;
+        }
+        byte[] buffer = work();
+        while (len > 0) {
+            int piece = Math.min(len, bufferSize);
+            System.arraycopy(b, off, buffer, HEAD_ROOM, piece);
+            ChunkedEncoder.chunkHeader(piece, sink);
+            sendWithHead(piece, true);
+            off += piece;
+            len -= piece;
+        }
+    }
+
+    /**
+     * Sends what {@link #sink} holds followed by the {@code len} body bytes at {@link #HEAD_ROOM}
+     * in the work buffer (and a chunk's CRLF): one write when the sink fits in the room before the
+     * body, two otherwise.
+     */
+    private void sendWithHead(int len, boolean chunkEnd) throws IOException {
+        byte[] buffer = work;
+        int end = HEAD_ROOM + len;
+        if (chunkEnd) {
+            buffer[end++] = '\r';
+            buffer[end++] = '\n';
+        }
+        int headLength = sink.length();
+        if (headLength <= HEAD_ROOM) {
+            int start = HEAD_ROOM - headLength;
+            System.arraycopy(sink.array(), 0, buffer, start, headLength);
+            sink.clear();
+            endpoint.write(buffer, start, end - start);
         } else {
-            endpoint.write(b, off, len);
+            flushSink();
+            endpoint.write(buffer, HEAD_ROOM, end - HEAD_ROOM);
         }
     }
 
@@ -335,8 +377,8 @@ final class Http1Response implements Response {
                 return; // HEAD and bodiless statuses: counted for Content-Length, never sent
             }
             if (state == State.OPEN) {
-                if (buffered + len <= buffer.length) {
-                    System.arraycopy(b, off, buffer, buffered, len);
+                if (buffered + len <= bufferSize) {
+                    System.arraycopy(b, off, work(), HEAD_ROOM + buffered, len);
                     buffered += len;
                     return;
                 }
