@@ -18,7 +18,7 @@ import java.util.Objects;
  * <pre>{@code
  * Server server = Server.builder()
  *         .port(8080)
- *         .transport(TransportKind.VIRTUAL)
+ *         .transport(TransportKind.NIO)
  *         .handler((request, response) -> response.send("HelloWorld"))
  *         .start();
  * ...
@@ -34,7 +34,7 @@ public final class Server implements AutoCloseable {
         this.shutdownGrace = shutdownGrace;
     }
 
-    /** A builder with the defaults: 127.0.0.1:8080, the virtual transport, {@link ServerConfig#DEFAULT}. */
+    /** A builder with the defaults: 127.0.0.1:8080, the nio transport, {@link ServerConfig#DEFAULT}. */
     public static Builder builder() {
         return new Builder();
     }
@@ -72,7 +72,7 @@ public final class Server implements AutoCloseable {
     public static final class Builder {
         private String host = "127.0.0.1";
         private int port = 8080;
-        private TransportKind transport = TransportKind.VIRTUAL;
+        private TransportKind transport = TransportKind.NIO;
         private int maxConnections = -1;
         private int backlog = 1024;
         private Duration queueTimeout = Duration.ofSeconds(10);

@@ -29,6 +29,11 @@ final class ServerCatalog {
             servers.add(java(paths, "petrel-" + kind.cliName(), Group.PETREL, "Petrel " + kind.cliName() + " transport",
                     "PetrelHello", kind.cliName()));
         }
+        // The answers come from memory: marked non-blocking, they run on the event loop, as Undertow's,
+        // Netty's and Vert.x's handlers here do; plain petrel-nio runs them on virtual threads.
+        servers.add(java(paths, "petrel-nio-inline", Group.PETREL,
+                "Petrel nio transport, handlers marked non-blocking and run inline on the event loop",
+                "PetrelHello", "nio", "inline"));
         String tomcat = "Tomcat " + version(paths, "tomcat-embed-core");
         // Every peer runs with its defaults, as its users get them; see each servers/*Hello class.
         servers.add(java(paths, "tomcat-nio", Group.PEER, tomcat + " embedded, NIO connector", "TomcatHello", "nio"));

@@ -5,18 +5,23 @@ import dev.petrel.server.Router;
 import dev.petrel.server.Server;
 import dev.petrel.server.transport.TransportKind;
 
-/** Petrel's own server and router on the transport named on the command line. */
+/**
+ * Petrel's own server and router on the transport named on the command line; with a third
+ * argument {@code inline}, the handlers are marked non-blocking, which the {@code nio} transport
+ * runs on its event loops instead of on virtual threads.
+ */
 public final class PetrelHello {
     private PetrelHello() {}
 
     public static void main(String[] args) throws Exception {
-        String usage = "PetrelHello PORT TRANSPORT (" + TransportKind.names() + ")";
+        String usage = "PetrelHello PORT TRANSPORT (" + TransportKind.names() + ") [inline]";
         int port = Hello.port(args, usage);
         if (args.length < 2) {
             System.err.println("usage: " + usage);
             System.exit(2);
         }
         TransportKind transport = TransportKind.fromCliName(args[1]);
+        boolean inline = args.length > 2 && args[2].equals("inline");
         Hello.quietLogging();
         byte[] page = Hello.page();
         Handler pageHandler = (request, response) -> response.contentType(Hello.HTML_TYPE).send(page);
@@ -29,8 +34,8 @@ public final class PetrelHello {
                 .host(Hello.HOST)
                 .port(port)
                 .transport(transport)
-                .handler(router)
+                .handler(inline ? Handler.nonBlocking(router) : router)
                 .start();
-        Hello.runUntilTerminated("petrel-" + transport.cliName(), port);
+        Hello.runUntilTerminated("petrel-" + transport.cliName() + (inline ? "-inline" : ""), port);
     }
 }

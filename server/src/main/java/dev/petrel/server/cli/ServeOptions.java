@@ -18,7 +18,7 @@ import java.util.List;
  */
 record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
                     Duration queueTimeout, Duration shutdownGrace) {
-    static final TransportKind DEFAULT_TRANSPORT = TransportKind.VIRTUAL;
+    static final TransportKind DEFAULT_TRANSPORT = TransportKind.NIO;
 
     static final String HELP = """
             Usage: petrel serve [options]
