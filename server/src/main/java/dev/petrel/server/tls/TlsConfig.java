@@ -1,0 +1,244 @@
+package dev.petrel.server.tls;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What an HTTPS listener serves: its certificates and the TLS settings offered to clients.
+ * Immutable; build one with {@link #builder()} or the {@link #pem} and {@link #pkcs12} shortcuts.
+ * Nothing is read here: files are read and checked when {@link TlsContextFactory#create} builds
+ * the context, so a configuration can be made before the files exist.
+ *
+ * <table>
+ *   <caption>Settings and defaults</caption>
+ *   <tr><th>Setting</th><th>Default</th><th>Why</th></tr>
+ *   <tr><td>{@code certificates}</td><td>(required)</td><td>the first is the default, served to clients that send no
+ *       server name or one no certificate covers; the others are chosen by SNI</td></tr>
+ *   <tr><td>{@code protocols}</td><td>TLSv1.3, TLSv1.2</td><td>1.0 and 1.1 are deprecated (RFC 8996)</td></tr>
+ *   <tr><td>{@code cipherSuites}</td><td>{@link #DEFAULT_CIPHER_SUITES}</td><td>forward secret AEAD suites only,
+ *       in the server's order of preference; those the JDK lacks are left out</td></tr>
+ *   <tr><td>{@code applicationProtocols}</td><td>{@code http/1.1}</td><td>ALPN; {@code h2} goes first once served</td></tr>
+ *   <tr><td>{@code handshakeTimeout}</td><td>10 s</td><td>a client that does not finish its handshake in time is cut,
+ *       so a silent or slow one cannot hold a connection</td></tr>
+ * </table>
+ */
+public final class TlsConfig {
+    /** TLS 1.3 and 1.2, newest first. */
+    public static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
+
+    /**
+     * The TLS 1.3 suites, then for TLS 1.2 ECDHE (forward secrecy) with AES-GCM or ChaCha20-Poly1305,
+     * ECDSA before RSA: Mozilla's "intermediate" list, which every client since 2014 can use.
+     */
+    public static final List<String> DEFAULT_CIPHER_SUITES = List.of(
+            "TLS_AES_128_GCM_SHA256",
+            "TLS_AES_256_GCM_SHA384",
+            "TLS_CHACHA20_POLY1305_SHA256",
+            "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+            "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+            "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+            "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+            "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+            "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256");
+
+    /** HTTP/1.1 only, until h2 is served. */
+    public static final List<String> DEFAULT_APPLICATION_PROTOCOLS = List.of("http/1.1");
+
+    /** Ten seconds. */
+    public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
+    private final List<CertificateSource> certificates;
+    private final List<String> protocols;
+    private final List<String> cipherSuites;
+    private final List<String> applicationProtocols;
+    private final Duration handshakeTimeout;
+
+    private TlsConfig(Builder builder) {
+        this.certificates = List.copyOf(builder.certificates);
+        this.protocols = builder.protocols;
+        this.cipherSuites = builder.cipherSuites;
+        this.applicationProtocols = builder.applicationProtocols;
+        this.handshakeTimeout = builder.handshakeTimeout;
+    }
+
+    /** A builder with the defaults and no certificate yet. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * One PEM certificate chain and key, other settings at their defaults.
+     *
+     * @param certificateChain the chain file, server certificate first
+     * @param privateKey the key file
+     */
+    public static TlsConfig pem(Path certificateChain, Path privateKey) {
+        return builder().pem(certificateChain, privateKey).build();
+    }
+
+    /**
+     * One PKCS#12 store, other settings at their defaults.
+     *
+     * @param file the store
+     * @param password its password, possibly empty
+     */
+    public static TlsConfig pkcs12(Path file, char[] password) {
+        return builder().pkcs12(file, password).build();
+    }
+
+    /** A builder holding these settings, to add a certificate or change a setting. */
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        builder.certificates.addAll(certificates);
+        builder.protocols = protocols;
+        builder.cipherSuites = cipherSuites;
+        builder.applicationProtocols = applicationProtocols;
+        builder.handshakeTimeout = handshakeTimeout;
+        return builder;
+    }
+
+    /** The certificate sources; the first is the default certificate. */
+    public List<CertificateSource> certificates() {
+        return certificates;
+    }
+
+    /** Protocols enabled, e.g. {@code TLSv1.3}. */
+    public List<String> protocols() {
+        return protocols;
+    }
+
+    /** Cipher suites wanted, in preference order, before those the JDK lacks are left out. */
+    public List<String> cipherSuites() {
+        return cipherSuites;
+    }
+
+    /** ALPN protocol names offered, in preference order. */
+    public List<String> applicationProtocols() {
+        return applicationProtocols;
+    }
+
+    /** Time allowed for a handshake; the transport enforces it. */
+    public Duration handshakeTimeout() {
+        return handshakeTimeout;
+    }
+
+    /** Every file read by the certificate sources, once each, in order. */
+    public List<Path> files() {
+        Set<Path> files = new LinkedHashSet<>();
+        for (CertificateSource source : certificates) files.addAll(source.files());
+        return List.copyOf(files);
+    }
+
+    @Override
+    public String toString() {
+        return "TlsConfig[certificates=" + certificates + ", protocols=" + protocols + ", applicationProtocols="
+                + applicationProtocols + ", handshakeTimeout=" + handshakeTimeout + "]";
+    }
+
+    /** Collects certificates and settings; {@link #build()} checks them. */
+    public static final class Builder {
+        private final List<CertificateSource> certificates = new ArrayList<>();
+        private List<String> protocols = DEFAULT_PROTOCOLS;
+        private List<String> cipherSuites = DEFAULT_CIPHER_SUITES;
+        private List<String> applicationProtocols = DEFAULT_APPLICATION_PROTOCOLS;
+        private Duration handshakeTimeout = DEFAULT_HANDSHAKE_TIMEOUT;
+
+        private Builder() {}
+
+        /**
+         * Adds a certificate source; the first added is the default certificate.
+         *
+         * @param source PEM files or a PKCS#12 store
+         */
+        public Builder certificate(CertificateSource source) {
+            certificates.add(Objects.requireNonNull(source, "source"));
+            return this;
+        }
+
+        /**
+         * Adds a PEM certificate chain and key.
+         *
+         * @param certificateChain the chain file, server certificate first
+         * @param privateKey the key file, possibly the same file
+         */
+        public Builder pem(Path certificateChain, Path privateKey) {
+            return certificate(new CertificateSource.Pem(certificateChain, privateKey));
+        }
+
+        /**
+         * Adds a PKCS#12 store.
+         *
+         * @param file the store
+         * @param password its password, possibly empty
+         */
+        public Builder pkcs12(Path file, char[] password) {
+            return certificate(new CertificateSource.Pkcs12(file, password));
+        }
+
+        /**
+         * Replaces the enabled protocols.
+         *
+         * @param protocols JSSE names such as {@code TLSv1.3}
+         */
+        public Builder protocols(String... protocols) {
+            this.protocols = nonEmpty(protocols, "protocols");
+            return this;
+        }
+
+        /**
+         * Replaces the cipher suites, in preference order.
+         *
+         * @param cipherSuites IANA names as JSSE spells them
+         */
+        public Builder cipherSuites(String... cipherSuites) {
+            this.cipherSuites = nonEmpty(cipherSuites, "cipherSuites");
+            return this;
+        }
+
+        /**
+         * Replaces the ALPN protocols, in preference order.
+         *
+         * @param applicationProtocols e.g. {@code h2}, {@code http/1.1}
+         */
+        public Builder applicationProtocols(String... applicationProtocols) {
+            this.applicationProtocols = nonEmpty(applicationProtocols, "applicationProtocols");
+            return this;
+        }
+
+        /**
+         * Replaces the handshake timeout.
+         *
+         * @param timeout positive
+         */
+        public Builder handshakeTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("handshakeTimeout must be positive");
+            this.handshakeTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * The configuration.
+         *
+         * @throws IllegalStateException when no certificate was added
+         */
+        public TlsConfig build() {
+            if (certificates.isEmpty()) throw new IllegalStateException("a TLS configuration needs at least one certificate");
+            return new TlsConfig(this);
+        }
+
+        private static List<String> nonEmpty(String[] values, String name) {
+            List<String> list = List.of(values); // rejects nulls
+            if (list.isEmpty()) throw new IllegalArgumentException(name + " must not be empty");
+            for (String value : list) {
+                if (value.isBlank()) throw new IllegalArgumentException(name + " must not contain a blank name");
+            }
+            return list;
+        }
+    }
+}
