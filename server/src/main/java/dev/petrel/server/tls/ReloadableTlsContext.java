@@ -1,0 +1,75 @@
+package dev.petrel.server.tls;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLSocket;
+
+/**
+ * The TLS context a listener uses, replaceable while it runs: {@link #reload()} re-reads and
+ * re-checks every file and, only if all is well, swaps in the new context. Each new connection
+ * takes the context current when it starts ({@link #newEngine()}, {@link #wrap}); connections
+ * already open keep the engine, and so the certificate, they began with.
+ *
+ * <p>Thread-safe: the current context is one volatile field, read without locking on every
+ * connection; reloads are serialized so a file-change reload and a SIGHUP reload cannot
+ * interleave.
+ */
+public final class ReloadableTlsContext {
+    private final TlsConfig config;
+    private volatile TlsContext current;
+
+    private ReloadableTlsContext(TlsConfig config, TlsContext initial) {
+        this.config = config;
+        this.current = initial;
+    }
+
+    /**
+     * Loads {@code config} for the first time.
+     *
+     * @throws TlsConfigException as {@link TlsContextFactory#create} does
+     */
+    public static ReloadableTlsContext load(TlsConfig config) throws TlsConfigException {
+        return new ReloadableTlsContext(config, TlsContextFactory.create(config));
+    }
+
+    /** The configuration re-read on each reload. */
+    public TlsConfig config() {
+        return config;
+    }
+
+    /** The context new connections get now. */
+    public TlsContext current() {
+        return current;
+    }
+
+    /** A server-mode engine from the current context, for one new connection. */
+    public SSLEngine newEngine() {
+        return current.newEngine();
+    }
+
+    /**
+     * Layers TLS from the current context over an accepted connection (see {@link TlsContext#wrap}).
+     *
+     * @param accepted the plain socket
+     * @param consumed bytes already read from it, or null
+     * @throws IOException when the socket cannot be layered
+     */
+    public SSLSocket wrap(Socket accepted, InputStream consumed) throws IOException {
+        return current.wrap(accepted, consumed);
+    }
+
+    /**
+     * Re-reads every file of the configuration, checks it, and makes it current.
+     *
+     * @return the new current context
+     * @throws TlsConfigException with one line to log when a file is missing, bad, mismatched or
+     *         expired; the previous context then stays current
+     */
+    public synchronized TlsContext reload() throws TlsConfigException {
+        TlsContext next = TlsContextFactory.create(config);
+        current = next;
+        return next;
+    }
+}
