@@ -1,0 +1,610 @@
+package dev.petrel.server.tls;
+
+import dev.petrel.http.DateCache;
+import dev.petrel.server.engine.Endpoint;
+import java.io.IOException;
+import java.io.Serial;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.ExtendedSSLSession;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SNIServerName;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLEngineResult.HandshakeStatus;
+import javax.net.ssl.SSLEngineResult.Status;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.StandardConstants;
+
+/**
+ * Server-side TLS over another {@link Endpoint}, the raw one, which carries the ciphertext: the
+ * protocol engine above reads and writes plaintext and never learns that bytes were encrypted.
+ * One implementation for every transport, since it only uses the raw endpoint's own contract:
+ * {@link #read} waits through {@code raw.read}, {@link #readAvailable} never waits and uses
+ * {@code raw.readAvailable} (so it runs on an event loop), and {@link #closeGracefully} leaves
+ * the lingering to the raw endpoint (on an event-loop transport, the loop lingers on ciphertext).
+ *
+ * <p>Use: construct over an accepted connection with a server-mode {@link SSLEngine} the caller
+ * has configured (protocols, cipher suites, ALPN), call {@link #handshake} on a thread that may
+ * wait, then hand this endpoint to the protocol engine. A plain HTTP request on the TLS port
+ * makes {@code handshake} throw {@link PlainHttpOnTlsPortException}; answer it with
+ * {@link #rejectPlainHttp} on the raw endpoint.
+ *
+ * <p>Memory: three heap buffers, sized once from the engine's session at construction and never
+ * grown: ciphertext in ({@link SSLSession#getPacketBufferSize()}, 16,709 bytes on the JDK),
+ * plaintext in ({@link SSLSession#getApplicationBufferSize()}, 16,704) and ciphertext out (one
+ * packet again), about 49 KiB a connection besides the {@code SSLEngine} itself. A record that
+ * does not fit them is an error, not a reason to grow.
+ *
+ * <p>Threads: the connection's own thread (or its event loop between requests) reads and writes;
+ * a lock, held only by that thread, keeps the {@code SSLEngine} to one thread at a time. Any
+ * thread may {@link #close}: when the lock is busy (the owner waits in a read) it skips
+ * close_notify and closes the raw endpoint, which ends the owner's wait.
+ *
+ * <p>Renegotiation (TLS 1.2) is refused: a handshake message after the initial handshake closes
+ * the connection (see {@link #read}). TLS 1.3 post-handshake messages (a client's KeyUpdate) are
+ * answered.
+ */
+public final class TlsEndpoint implements Endpoint {
+    private static final System.Logger LOG = System.getLogger("dev.petrel.server.tls");
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+    private static final int PLAIN_HTTP_LINGER_MILLIS = 1000;
+    private static final int PLAIN_HTTP_LINGER_BYTES = 64 * 1024;
+
+    private final Endpoint raw;
+    private final SSLEngine engine;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    // guarded by lock
+    private final ByteBuffer netIn;   // ciphertext received, not unwrapped yet: from position to limit
+    private final ByteBuffer appIn;   // plaintext unwrapped, not read yet: from position to limit
+    private final ByteBuffer netOut;  // ciphertext wrapped, not written yet: from 0 to position
+    private boolean sniffed;          // the first byte was looked at
+    private boolean established;      // the initial handshake completed
+    private boolean tls13;
+    private boolean inboundDone;      // the peer's close_notify or end of stream was read
+    private boolean closeNotifySent;
+
+    // set once at the end of the handshake, read by any thread
+    private volatile String protocol;
+    private volatile String cipherSuite;
+    private volatile String applicationProtocol;
+    private volatile String serverName;
+
+    /**
+     * TLS over {@code raw} with {@code engine}, a server-mode engine configured by the caller and
+     * not used yet. Nothing is read or written until {@link #handshake}.
+     */
+    public TlsEndpoint(Endpoint raw, SSLEngine engine) {
+        this.raw = Objects.requireNonNull(raw, "raw");
+        this.engine = Objects.requireNonNull(engine, "engine");
+        if (engine.getUseClientMode()) throw new IllegalArgumentException("the SSLEngine must be in server mode");
+        SSLSession session = engine.getSession();
+        this.netIn = ByteBuffer.allocate(session.getPacketBufferSize()).limit(0);
+        this.appIn = ByteBuffer.allocate(session.getApplicationBufferSize()).limit(0);
+        this.netOut = ByteBuffer.allocate(session.getPacketBufferSize());
+    }
+
+    /**
+     * Thrown by {@link #handshake} when the client's first bytes are clear text (an HTTP method)
+     * rather than a TLS record: the caller should answer with {@link #rejectPlainHttp}.
+     */
+    public static final class PlainHttpOnTlsPortException extends SSLException {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        PlainHttpOnTlsPortException() {
+            super("plain HTTP request sent to a TLS port");
+        }
+    }
+
+    /**
+     * Answers a client that spoke plain HTTP to the TLS port (see
+     * {@link PlainHttpOnTlsPortException}) in clear text through {@code raw}: a short
+     * {@code 400 Bad Request} saying "This port speaks HTTPS; use https://", with
+     * {@code Connection: close} and nothing of the request echoed, then closes {@code raw}
+     * gracefully so that the client reads the answer before the connection goes. Never throws;
+     * {@code raw} ends up closed.
+     */
+    public static void rejectPlainHttp(Endpoint raw, DateCache dates) {
+        byte[] answer = TlsRecords.plainHttpAnswer(dates);
+        try {
+            raw.write(answer, 0, answer.length);
+        } catch (IOException e) {
+            raw.close(); // the client is gone; nothing to linger for
+            return;
+        }
+        raw.closeGracefully(PLAIN_HTTP_LINGER_MILLIS, PLAIN_HTTP_LINGER_BYTES);
+    }
+
+    // ---- handshake ----
+
+    /**
+     * Runs the initial handshake over the raw endpoint, waiting for the client (delegated tasks
+     * run on the calling thread), and returns once it is complete and the server's last flight
+     * (in TLS 1.3 the session tickets too) is written. Ciphertext the client sent after its last
+     * handshake message stays buffered for {@link #read}.
+     *
+     * @param timeoutMillis time allowed for the whole handshake, above 0
+     * @throws PlainHttpOnTlsPortException when the client sent clear text (an HTTP request)
+     * @throws SocketTimeoutException when the handshake did not complete in time
+     * @throws SSLException when the client sent something that is not a valid handshake, or
+     *         closed the connection before it completed (the engine's alert is sent first)
+     * @throws IOException when the raw endpoint fails
+     */
+    public void handshake(int timeoutMillis) throws IOException {
+        if (timeoutMillis <= 0) throw new IllegalArgumentException("handshake timeout must be positive: " + timeoutMillis);
+        lock.lock();
+        try {
+            if (established) throw new IllegalStateException("the handshake is done already");
+            ensureOpen();
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+            try {
+                engine.beginHandshake();
+                while (!established) handshakeStep(deadline, timeoutMillis);
+            } catch (PlainHttpOnTlsPortException e) {
+                throw e; // the engine has seen nothing: no alert to send
+            } catch (SSLException e) {
+                sendAlertQuietly();
+                throw e;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void handshakeStep(long deadline, int timeoutMillis) throws IOException {
+        switch (engine.getHandshakeStatus()) {
+            case NEED_TASK -> runDelegatedTasks();
+            case NEED_WRAP -> {
+                if (wrapAndSend(EMPTY).getStatus() == Status.CLOSED) {
+                    throw new SSLHandshakeException("TLS handshake ended by the engine");
+                }
+            }
+            case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
+                SSLEngineResult result = unwrap();
+                switch (result.getStatus()) {
+                    case OK -> { }
+                    case BUFFER_UNDERFLOW -> receiveHandshake(deadline, timeoutMillis);
+                    case CLOSED -> throw new SSLHandshakeException("the client closed the connection during the TLS handshake");
+                    case BUFFER_OVERFLOW -> throw new SSLException("TLS record larger than " + appIn.capacity() + " bytes of plaintext");
+                }
+            }
+            case NOT_HANDSHAKING, FINISHED -> finishHandshake();
+        }
+    }
+
+    /** Reads more of the client's handshake; the first bytes read tell TLS from plain HTTP. */
+    private void receiveHandshake(long deadline, int timeoutMillis) throws IOException {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) throw handshakeTimedOut(timeoutMillis);
+        int n;
+        try {
+            n = receive(millis(left));
+        } catch (SocketTimeoutException e) {
+            throw handshakeTimedOut(timeoutMillis);
+        }
+        if (n < 0) throw new SSLHandshakeException("the client closed the connection during the TLS handshake");
+        if (!sniffed && netIn.hasRemaining()) {
+            sniffed = true;
+            int first = netIn.get(netIn.position());
+            switch (TlsRecords.opening(first)) {
+                case TLS -> { }
+                case PLAIN_TEXT -> throw new PlainHttpOnTlsPortException();
+                case UNKNOWN -> throw new SSLHandshakeException(
+                        String.format("not a TLS handshake (first byte 0x%02x)", first & 0xff));
+            }
+        }
+    }
+
+    private static SocketTimeoutException handshakeTimedOut(int timeoutMillis) {
+        return new SocketTimeoutException("TLS handshake not completed within " + timeoutMillis + " ms");
+    }
+
+    private void finishHandshake() {
+        established = true;
+        SSLSession session = engine.getSession();
+        protocol = session.getProtocol();
+        tls13 = "TLSv1.3".equals(protocol);
+        cipherSuite = session.getCipherSuite();
+        String alpn = engine.getApplicationProtocol();
+        applicationProtocol = alpn == null || alpn.isEmpty() ? null : alpn;
+        serverName = requestedHostName(session);
+        LOG.log(System.Logger.Level.DEBUG, () -> "TLS handshake with " + raw.remoteAddress() + ": " + protocol + " "
+                + cipherSuite + (applicationProtocol != null ? " ALPN " + applicationProtocol : "")
+                + (serverName != null ? " SNI " + serverName : ""));
+    }
+
+    private static String requestedHostName(SSLSession session) {
+        if (!(session instanceof ExtendedSSLSession extended)) return null;
+        for (SNIServerName name : extended.getRequestedServerNames()) {
+            if (name instanceof SNIHostName host) return host.getAsciiName();
+            if (name.getType() == StandardConstants.SNI_HOST_NAME) return new SNIHostName(name.getEncoded()).getAsciiName();
+        }
+        return null;
+    }
+
+    /** After a failed handshake, the engine has a fatal alert to send: telling the client why helps it report the failure. */
+    private void sendAlertQuietly() {
+        try {
+            if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) wrapAndSend(EMPTY);
+        } catch (IOException | RuntimeException e) {
+            // the connection is failing anyway
+        }
+    }
+
+    // ---- what was negotiated ----
+
+    /** The negotiated protocol ({@code TLSv1.3}, {@code TLSv1.2}), or null before the handshake. */
+    public String protocol() {
+        return protocol;
+    }
+
+    /** The negotiated cipher suite, or null before the handshake. */
+    public String cipherSuite() {
+        return cipherSuite;
+    }
+
+    /** The protocol chosen by ALPN ({@code http/1.1}), or null when the client offered none or before the handshake. */
+    public String applicationProtocol() {
+        return applicationProtocol;
+    }
+
+    /** The host name the client asked for by SNI, or null when it sent none or before the handshake. */
+    public String serverName() {
+        return serverName;
+    }
+
+    // ---- reading ----
+
+    /**
+     * Reads plaintext, reading and unwrapping ciphertext from the raw endpoint as needed (a
+     * record may arrive in pieces; several may arrive at once, and what one unwrapped beyond
+     * {@code dst}'s room is kept for the next read). Sends first what {@link #readAvailable}
+     * queued. A TLS 1.2 renegotiation attempt closes the connection and fails the read.
+     *
+     * @return plaintext bytes read, at least 1, or -1 after the client's close_notify or the raw
+     *         endpoint's end of stream
+     * @throws SocketTimeoutException when no whole record arrived within {@code timeoutMillis}
+     *         (a partial one stays buffered)
+     * @throws SSLException on a record that cannot be decrypted, or a renegotiation attempt
+     */
+    @Override
+    public int read(ByteBuffer dst, int timeoutMillis) throws IOException {
+        lock.lock();
+        try {
+            ensureReady();
+            sendPostHandshake();
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, timeoutMillis));
+            return fillPlaintext(true, deadline, timeoutMillis) < 0 ? -1 : take(dst);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Reads the plaintext of the whole records that have arrived, without waiting and without
+     * writing (an event loop calls this).
+     *
+     * <p>A TLS 1.3 KeyUpdate from the client that asks for ours is answered by wrapping it now
+     * and queueing the record; the next {@link #write} or {@link #read} sends it first. A second
+     * one arriving before then is left inside the engine, which still wants to wrap it then.
+     *
+     * @return plaintext bytes read; 0 when no whole record's plaintext is there (a partial record
+     *         stays buffered), and then nothing is buffered here that a later call could return
+     *         without more bytes arriving; -1 at end of stream
+     */
+    @Override
+    public int readAvailable(ByteBuffer dst) throws IOException {
+        // Busy only while close() on another thread sends close_notify: the connection is ending, and an
+        // event loop must not wait for it.
+        if (!lock.tryLock()) return 0;
+        try {
+            ensureReady();
+            return fillPlaintext(false, 0, 0) < 0 ? -1 : take(dst);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Unwraps until plaintext is buffered in {@link #appIn}, reading ciphertext as needed.
+     *
+     * @return the plaintext bytes buffered, 0 when none and {@code mayWait} is false, -1 at the end
+     */
+    private int fillPlaintext(boolean mayWait, long deadline, int timeoutMillis) throws IOException {
+        while (!appIn.hasRemaining()) {
+            if (inboundDone) return -1;
+            if (netIn.hasRemaining()) {
+                SSLEngineResult result = unwrap();
+                switch (result.getStatus()) {
+                    case CLOSED -> {
+                        inboundDone = true; // the client's close_notify
+                        return -1;
+                    }
+                    case BUFFER_OVERFLOW -> throw new SSLException("TLS record larger than " + appIn.capacity() + " bytes of plaintext");
+                    case OK -> {
+                        afterUnwrap(mayWait);
+                        if (result.bytesConsumed() > 0 || result.bytesProduced() > 0) continue; // data, or a record without any
+                    }
+                    case BUFFER_UNDERFLOW -> { } // a partial record: read more
+                }
+            }
+            int n = mayWait ? receive(readMillis(deadline, timeoutMillis)) : receiveAvailable();
+            if (n == 0) return 0;
+            if (n < 0) {
+                inboundDone = true; // end of stream without close_notify: as final as one, for HTTP frames its own messages
+                return -1;
+            }
+        }
+        return appIn.remaining();
+    }
+
+    /**
+     * Handles a handshake message that arrived after the initial handshake. TLS 1.3 has only
+     * post-handshake messages (a client's KeyUpdate), answered here; in TLS 1.2 it is a
+     * renegotiation, refused.
+     */
+    private void afterUnwrap(boolean mayWrite) throws IOException {
+        HandshakeStatus status = engine.getHandshakeStatus();
+        if (status == HandshakeStatus.NOT_HANDSHAKING) return;
+        // once either side has closed, the engine reports it wants the other's close_notify: not a handshake
+        if (closeNotifySent || engine.isOutboundDone() || engine.isInboundDone()) return;
+        if (!tls13) refuseRenegotiation();
+        if (status == HandshakeStatus.NEED_TASK) runDelegatedTasks();
+        if (engine.getHandshakeStatus() != HandshakeStatus.NEED_WRAP) return;
+        if (mayWrite) {
+            sendPostHandshake();
+        } else if (netOut.position() == 0) {
+            engine.wrap(EMPTY, netOut); // queued: sent by the next write or read
+        }
+    }
+
+    /**
+     * The JDK accepts a client's renegotiation unless the process sets
+     * {@code -Djdk.tls.rejectClientInitiatedRenegotiation=true}; with that set the engine itself
+     * fails the unwrap with a fatal alert, which ends the connection as well. Without it, refuse
+     * here: renegotiation costs the server a full handshake at the client's whim, and is a known
+     * source of attacks (CVE-2009-3555, CVE-2011-1473).
+     */
+    private void refuseRenegotiation() throws SSLException {
+        LOG.log(System.Logger.Level.DEBUG, () -> "refused TLS renegotiation from " + raw.remoteAddress());
+        closed.set(true);
+        raw.close();
+        throw new SSLHandshakeException("TLS renegotiation refused");
+    }
+
+    private SSLEngineResult unwrap() throws SSLException {
+        appIn.compact();
+        try {
+            return engine.unwrap(netIn, appIn);
+        } finally {
+            appIn.flip();
+        }
+    }
+
+    /** Reads ciphertext after what is buffered, waiting up to {@code timeoutMillis} as the raw endpoint does. */
+    private int receive(int timeoutMillis) throws IOException {
+        netIn.compact();
+        try {
+            ensureRoomForRecord();
+            return raw.read(netIn, timeoutMillis);
+        } finally {
+            netIn.flip();
+        }
+    }
+
+    private int receiveAvailable() throws IOException {
+        netIn.compact();
+        try {
+            ensureRoomForRecord();
+            return raw.readAvailable(netIn);
+        } finally {
+            netIn.flip();
+        }
+    }
+
+    /** A partial record filling the whole input buffer is larger than any the session allows. */
+    private void ensureRoomForRecord() throws SSLException {
+        if (!netIn.hasRemaining()) throw new SSLException("TLS record larger than " + netIn.capacity() + " bytes");
+    }
+
+    private int take(ByteBuffer dst) {
+        int n = Math.min(dst.remaining(), appIn.remaining());
+        dst.put(appIn.array(), appIn.arrayOffset() + appIn.position(), n);
+        appIn.position(appIn.position() + n);
+        return n;
+    }
+
+    /** The raw read's timeout: what is left until {@code deadline}; a timeout of 0 or less passes through as given. */
+    private static int readMillis(long deadline, int timeoutMillis) throws SocketTimeoutException {
+        if (timeoutMillis <= 0) return timeoutMillis;
+        long left = deadline - System.nanoTime();
+        if (left <= 0) throw new SocketTimeoutException("read timed out");
+        return millis(left);
+    }
+
+    // ---- writing ----
+
+    /**
+     * Wraps {@code len} bytes into records (the JDK puts at most 16 KiB of plaintext in each)
+     * and writes each with the raw endpoint as soon as it is wrapped, so that only one record's
+     * ciphertext is buffered. Sends first what {@link #readAvailable} queued.
+     *
+     * @throws SocketException when the output is closed already (close_notify sent)
+     */
+    @Override
+    public void write(byte[] src, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, src.length);
+        lock.lock();
+        try {
+            ensureReady();
+            sendPostHandshake();
+            ByteBuffer plain = ByteBuffer.wrap(src, off, len);
+            while (plain.hasRemaining()) {
+                SSLEngineResult result = wrapAndSend(plain);
+                if (result.getStatus() == Status.CLOSED) throw new SocketException("TLS output is closed");
+                if (result.bytesConsumed() == 0 && result.bytesProduced() == 0) {
+                    if (engine.getHandshakeStatus() != HandshakeStatus.NEED_TASK) throw new SSLException("TLS engine made no progress");
+                    runDelegatedTasks();
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Writes queued records, then whatever post-handshake message (a KeyUpdate) the engine still has to send. */
+    private void sendPostHandshake() throws IOException {
+        sendQueued();
+        while (tls13 && !engine.isOutboundDone() && engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) {
+            if (wrapAndSend(EMPTY).bytesProduced() == 0) break;
+        }
+    }
+
+    /** Wraps one record (data, a handshake message or an alert) and writes it; the engine wants a whole packet's room, so what was queued goes first. */
+    private SSLEngineResult wrapAndSend(ByteBuffer src) throws IOException {
+        sendQueued();
+        SSLEngineResult result = engine.wrap(src, netOut);
+        if (result.getStatus() == Status.BUFFER_OVERFLOW) {
+            throw new SSLException("TLS record larger than " + netOut.capacity() + " bytes");
+        }
+        sendQueued();
+        return result;
+    }
+
+    private void sendQueued() throws IOException {
+        if (netOut.position() == 0) return;
+        try {
+            raw.write(netOut.array(), 0, netOut.position());
+        } finally {
+            netOut.clear(); // written, or the connection is broken
+        }
+    }
+
+    private void runDelegatedTasks() {
+        Runnable task;
+        while ((task = engine.getDelegatedTask()) != null) task.run();
+    }
+
+    // ---- closing ----
+
+    /** Sends close_notify (once), then half-closes the raw endpoint. */
+    @Override
+    public void shutdownOutput() throws IOException {
+        lock.lock();
+        try {
+            sendCloseNotify();
+        } finally {
+            lock.unlock();
+        }
+        raw.shutdownOutput();
+    }
+
+    /**
+     * Sends close_notify, then lets the raw endpoint linger on the ciphertext the client still
+     * sends (its own close_notify among it) and close. The endpoint ends up closed.
+     */
+    @Override
+    public void closeGracefully(int lingerMillis, int lingerBytes) {
+        boolean notified;
+        lock.lock();
+        try {
+            sendCloseNotify();
+            notified = true;
+        } catch (IOException | RuntimeException e) {
+            notified = false; // the client is gone: nothing to linger for
+        } finally {
+            lock.unlock();
+        }
+        closed.set(true);
+        if (notified) raw.closeGracefully(lingerMillis, lingerBytes);
+        else raw.close();
+    }
+
+    /**
+     * Closes both directions: sends close_notify first when it was not sent and the engine is
+     * free now (no waiting for the client's), then closes the raw endpoint, which also ends a read
+     * another thread waits in. Idempotent and safe from any thread.
+     */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true) && lock.tryLock()) {
+            try {
+                sendCloseNotify();
+            } catch (IOException | RuntimeException e) {
+                // best effort: the client may be gone
+            } finally {
+                lock.unlock();
+            }
+        }
+        raw.close();
+    }
+
+    private void sendCloseNotify() throws IOException {
+        if (!established || closeNotifySent) return;
+        closeNotifySent = true;
+        engine.closeOutbound();
+        while (!engine.isOutboundDone()) {
+            if (wrapAndSend(EMPTY).bytesProduced() == 0) break;
+        }
+    }
+
+    private void ensureReady() throws SocketException {
+        if (!established) throw new IllegalStateException("handshake() has not completed");
+        ensureOpen();
+    }
+
+    private void ensureOpen() throws SocketException {
+        if (closed.get()) throw new SocketException("connection closed");
+    }
+
+    // ---- the rest is the raw endpoint's ----
+
+    @Override
+    public boolean waitsWithoutThread() {
+        return raw.waitsWithoutThread();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return raw.remoteAddress();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return raw.localAddress();
+    }
+
+    @Override
+    public String scheme() {
+        return "https";
+    }
+
+    // ---- for tests ----
+
+    int netInCapacity() {
+        return netIn.capacity();
+    }
+
+    int appInCapacity() {
+        return appIn.capacity();
+    }
+
+    int netOutCapacity() {
+        return netOut.capacity();
+    }
+
+    private static int millis(long nanos) {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(nanos)));
+    }
+}
