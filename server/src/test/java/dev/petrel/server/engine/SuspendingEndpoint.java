@@ -1,7 +1,5 @@
 package dev.petrel.server.engine;
 
-import java.io.ByteArrayOutputStream;
-import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -22,15 +20,12 @@ import java.util.List;
  * can assert that none happened. A blocking read finding nothing throws a read timeout at once,
  * rather than waiting.
  */
-final class SuspendingEndpoint implements Endpoint {
-    private final ByteArrayOutputStream written = new ByteArrayOutputStream();
+final class SuspendingEndpoint extends RecordingEndpoint {
     private final List<String> misuses = new ArrayList<>();
     private byte[] pending = new byte[0];
     private int position;
     private boolean eof;
     private boolean inExchange;
-    private boolean outputShutdown;
-    private boolean closed;
     private int readAvailableCalls;
 
     /** Bytes that have arrived from the peer. */
@@ -86,48 +81,6 @@ final class SuspendingEndpoint implements Endpoint {
         dst.put(pending, position, n);
         position += n;
         return n;
-    }
-
-    @Override
-    public void write(byte[] src, int off, int len) {
-        if (outputShutdown || closed) throw new IllegalStateException("write after close");
-        written.write(src, off, len);
-    }
-
-    @Override
-    public void shutdownOutput() {
-        outputShutdown = true;
-    }
-
-    @Override
-    public void close() {
-        closed = true;
-    }
-
-    @Override
-    public InetSocketAddress remoteAddress() {
-        return new InetSocketAddress("127.0.0.1", 40000);
-    }
-
-    @Override
-    public InetSocketAddress localAddress() {
-        return new InetSocketAddress("127.0.0.1", 8080);
-    }
-
-    /** Everything written so far. */
-    String output() {
-        return written.toString(StandardCharsets.ISO_8859_1);
-    }
-
-    /** Forgets what was written so far, to look at the next response alone. */
-    String takeOutput() {
-        String out = output();
-        written.reset();
-        return out;
-    }
-
-    boolean closed() {
-        return closed;
     }
 
     /** Fed bytes not taken by the engine yet. */
