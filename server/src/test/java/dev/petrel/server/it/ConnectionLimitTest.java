@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ConnectionLimitTest {
 
-    @TransportTest
+    @PlainHttpTransportTest
     void connectionBeyondTheLimitWaitsForAFreeSlot(Transport kind) throws Exception {
         try (Server server = TestServers.builder(kind, TestServers.config().build(), TestApp.handler())
                 .maxConnections(1).start();

@@ -55,7 +55,7 @@ class OverloadTest {
         }
     }
 
-    @TransportTest
+    @PlainHttpTransportTest
     void connectionBeyondTheLimitGetsAWhole503WhenTheQueueTimeoutIsZero(Transport kind) throws Exception {
         try (Server server = start(kind, 1, Duration.ZERO);
              RawClient holder = RawClient.connect(server)) {
@@ -75,7 +75,7 @@ class OverloadTest {
         }
     }
 
-    @TransportTest
+    @PlainHttpTransportTest
     void slotIsGivenToALaterClientOnceItsHolderLeaves(Transport kind) throws Exception {
         try (Server server = start(kind, 1, Duration.ZERO)) {
             try (RawClient holder = RawClient.connect(server)) {
@@ -90,7 +90,7 @@ class OverloadTest {
         }
     }
 
-    @TransportTest
+    @PlainHttpTransportTest
     void connectionWaitsForTheQueueTimeoutAndIsServedWhenASlotFrees(Transport kind) throws Exception {
         try (Server server = start(kind, 1, Duration.ofSeconds(2));
              RawClient holder = RawClient.connect(server);
@@ -106,7 +106,7 @@ class OverloadTest {
         }
     }
 
-    @TransportTest
+    @PlainHttpTransportTest
     void manyConnectionsBeyondTheLimitAreEachAnsweredThenTheServerRecovers(Transport kind) throws Exception {
         int extra = 50;
         try (Server server = start(kind, 2, Duration.ZERO)) {

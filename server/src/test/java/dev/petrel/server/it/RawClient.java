@@ -15,10 +15,11 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.ssl.SSLSocket;
 
 /**
- * A deliberately dumb HTTP/1.1 client for tests: it writes exactly the bytes it is given and
- * parses responses strictly (CRLF line ends, one framing per response), so that both what the
+ * A deliberately dumb HTTP/1.1 client for tests, over TCP or TLS: it writes exactly the bytes it
+ * is given and parses responses strictly (CRLF line ends, one framing per response), so that both what the
  * server accepts and what it sends are visible byte for byte. Every read gives up after
  * {@link #READ_TIMEOUT_MILLIS}.
  */
@@ -38,25 +39,37 @@ final class RawClient implements AutoCloseable {
         this.out = socket.getOutputStream();
     }
 
+    /** Connects to {@code server}, over TLS when it serves HTTPS only (a TLS variant). */
     static RawClient connect(Server server) throws IOException {
-        return connect(server.address().getPort());
+        return connect(server, 0);
     }
 
+    /** Connects to a plain HTTP port. */
     static RawClient connect(int port) throws IOException {
-        return connect(port, 0);
+        return connect(port, 0, false);
     }
 
     /**
-     * Connects with a fixed receive buffer of {@code receiveBufferBytes} (0: the system's, which
-     * grows as the client reads). Set before connecting, so that the window offered to the server
-     * is the small one from the start.
+     * Connects to {@code server} (over TLS when it serves HTTPS only) with a fixed receive buffer
+     * of {@code receiveBufferBytes} (0: the system's, which grows as the client reads). Set before
+     * connecting, so that the window offered to the server is the small one from the start.
      */
-    static RawClient connect(int port, int receiveBufferBytes) throws IOException {
+    static RawClient connect(Server server, int receiveBufferBytes) throws IOException {
+        boolean tls = !server.servesPlainHttp();
+        return connect(server.address().getPort(), receiveBufferBytes, tls);
+    }
+
+    private static RawClient connect(int port, int receiveBufferBytes, boolean tls) throws IOException {
         Socket socket = new Socket();
         try {
             if (receiveBufferBytes > 0) socket.setReceiveBufferSize(receiveBufferBytes);
             socket.connect(new InetSocketAddress("127.0.0.1", port), READ_TIMEOUT_MILLIS);
-            return new RawClient(socket);
+            if (!tls) return new RawClient(socket);
+            SSLSocket secure = (SSLSocket) TestCertificate.get().clientContext().getSocketFactory()
+                    .createSocket(socket, "localhost", port, true);
+            secure.setSoTimeout(READ_TIMEOUT_MILLIS);
+            secure.startHandshake(); // here, so that a test's first write is its request
+            return new RawClient(secure);
         } catch (IOException e) {
             socket.close();
             throw e;
@@ -91,9 +104,24 @@ final class RawClient implements AutoCloseable {
         socket.shutdownOutput();
     }
 
-    /** Whether response bytes are waiting to be read now. */
+    /**
+     * Whether response bytes (or, over TLS, the end of the stream) are waiting to be read now.
+     * Over TLS, {@code available()} counts only what is decrypted already, so a record is read
+     * with a 1 ms timeout and its first byte kept for the next read.
+     */
     boolean inputAvailable() throws IOException {
-        return in.available() > 0;
+        if (in.available() > 0) return true;
+        if (!(socket instanceof SSLSocket)) return false;
+        socket.setSoTimeout(1);
+        in.mark(1);
+        try {
+            if (in.read() >= 0) in.reset();
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } finally {
+            if (!socket.isClosed()) socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+        }
     }
 
     // ---- reading ----

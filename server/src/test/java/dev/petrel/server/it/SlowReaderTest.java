@@ -74,7 +74,7 @@ class SlowReaderTest {
                 .build();
         var config = TestServers.config().writeTimeout(Duration.ofSeconds(1)).build();
         try (Server server = TestServers.start(kind, config, app);
-             RawClient slow = RawClient.connect(server.address().getPort(), CLIENT_RECEIVE_BUFFER)) {
+             RawClient slow = RawClient.connect(server, CLIENT_RECEIVE_BUFFER)) {
             slow.send(Requests.get("/big")); // and never reads
 
             assertThat(stream.started.await(5, TimeUnit.SECONDS)).as("the handler started").isTrue();

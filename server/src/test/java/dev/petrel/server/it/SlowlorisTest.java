@@ -23,7 +23,7 @@ class SlowlorisTest {
                 .start();
     }
 
-    @TransportTest
+    @PlainHttpTransportTest
     void stalledHeadIsCutWith408AndItsSlotGoesToTheNextClient(Transport kind) throws Exception {
         try (Server server = start(kind);
              RawClient loris = RawClient.connect(server);

@@ -16,6 +16,7 @@ final class TestApp {
         return Router.builder()
                 .get("/", (req, res) -> res.send("HelloWorld"))
                 .get("/text", (req, res) -> res.header("X-Test", "1").send("hello world"))
+                .get("/scheme", (req, res) -> res.send(req.scheme()))
                 .post("/echo", (req, res) -> {
                     String type = req.header("Content-Type");
                     if (type != null) res.contentType(type);

@@ -32,15 +32,17 @@ final class TestServers {
         return builder(kind, config, handler).start();
     }
 
-    /** The builder {@link #start} uses, for settings beyond the config. */
+    /** The builder {@link #start} uses, for settings beyond the config; a TLS variant serves HTTPS only. */
     static Server.Builder builder(Transport kind, ServerConfig config, Handler handler) {
-        return Server.builder()
+        Server.Builder builder = Server.builder()
                 .host("127.0.0.1")
                 .port(0)
                 .transport(kind.kind())
                 .config(config)
                 .shutdownGrace(Duration.ofSeconds(2))
                 .handler(kind.handler(handler));
+        if (kind.tls()) builder.plainHttp(false).https(0, TestCertificate.get().serverConfig());
+        return builder;
     }
 
     /**

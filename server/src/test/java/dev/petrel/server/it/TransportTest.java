@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A test run once per {@link Transport}: every transport kind, and nio with handlers inline on
- * its event loop. The method takes the variant as its first parameter; a transport added to
+ * its event loop, each over plain HTTP and over HTTPS. The method takes the variant as its first parameter; a transport added to
  * {@code TransportKind} is covered once it is added to {@link Transport}.
  */
 @Target(ElementType.METHOD)

@@ -10,10 +10,10 @@ import java.util.List;
  * Certificates and keys made at test time with openssl and keytool, each in its own files under a
  * temporary directory. EC P-256 unless the test is about another key type: it is fast to make.
  */
-final class Fixtures {
+public final class Fixtures {
     private final Path dir;
 
-    Fixtures(Path dir) {
+    public Fixtures(Path dir) {
         this.dir = dir;
     }
 
@@ -22,8 +22,8 @@ final class Fixtures {
     }
 
     /** A certificate and its PKCS#8 key. */
-    record Pair(Path certificate, Path key) {
-        TlsConfig config() {
+    public record Pair(Path certificate, Path key) {
+        public TlsConfig config() {
             return TlsConfig.pem(certificate, key);
         }
     }
@@ -33,7 +33,7 @@ final class Fixtures {
      *
      * @param algorithm {@code ec}, {@code rsa} or {@code ed25519}
      */
-    Pair selfSigned(String base, String algorithm, String... names) throws IOException, InterruptedException {
+    public Pair selfSigned(String base, String algorithm, String... names) throws IOException, InterruptedException {
         Path key = dir.resolve(base + ".key");
         Path certificate = dir.resolve(base + ".crt");
         String newkey = switch (algorithm) {

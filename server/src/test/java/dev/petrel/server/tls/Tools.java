@@ -11,34 +11,34 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** Runs openssl and keytool for test fixtures, failing the test with their output when they fail. */
-final class Tools {
-    static final Path OPENSSL = Path.of("/usr/bin/openssl");
-    static final Path KEYTOOL = Path.of(System.getProperty("java.home"), "bin", "keytool");
+public final class Tools {
+    public static final Path OPENSSL = Path.of("/usr/bin/openssl");
+    public static final Path KEYTOOL = Path.of(System.getProperty("java.home"), "bin", "keytool");
 
     private Tools() {}
 
-    static boolean hasOpenssl() {
+    public static boolean hasOpenssl() {
         return Files.isExecutable(OPENSSL);
     }
 
-    static String openssl(Path dir, String... args) throws IOException, InterruptedException {
+    public static String openssl(Path dir, String... args) throws IOException, InterruptedException {
         return run(dir, prepend(OPENSSL.toString(), args), "");
     }
 
-    static String keytool(Path dir, String... args) throws IOException, InterruptedException {
+    public static String keytool(Path dir, String... args) throws IOException, InterruptedException {
         return run(dir, prepend(KEYTOOL.toString(), args), "");
     }
 
     /** Runs a command in {@code dir} with {@code input}; its output, after asserting it exited 0. */
-    static String run(Path dir, List<String> command, String input) throws IOException, InterruptedException {
+    public static String run(Path dir, List<String> command, String input) throws IOException, InterruptedException {
         Result result = runAllowingFailure(dir, command, input);
         assertThat(result.exitCode()).as("%s exited %d:%n%s", command, result.exitCode(), result.output()).isZero();
         return result.output();
     }
 
-    record Result(int exitCode, String output) {}
+    public record Result(int exitCode, String output) {}
 
-    static Result runAllowingFailure(Path dir, List<String> command, String input) throws IOException, InterruptedException {
+    public static Result runAllowingFailure(Path dir, List<String> command, String input) throws IOException, InterruptedException {
         Path log = Files.createTempFile(dir, "tool", ".log");
         Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
