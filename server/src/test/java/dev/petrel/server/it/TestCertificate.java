@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -19,10 +20,12 @@ import javax.net.ssl.TrustManagerFactory;
 final class TestCertificate {
     private static TestCertificate instance;
 
+    private final X509Certificate certificate;
     private final TlsConfig serverConfig;
     private final SSLContext clientContext;
 
     private TestCertificate(SelfSignedCertificate certificate) throws GeneralSecurityException, IOException {
+        this.certificate = certificate.certificate();
         this.serverConfig = TlsConfig.builder().certificate(certificate.source()).build();
         KeyStore trusted = KeyStore.getInstance("PKCS12");
         trusted.load(null, null);
@@ -45,6 +48,11 @@ final class TestCertificate {
             }
         }
         return instance;
+    }
+
+    /** The certificate itself, to trust. */
+    X509Certificate certificate() {
+        return certificate;
     }
 
     /** What the server is built with. */

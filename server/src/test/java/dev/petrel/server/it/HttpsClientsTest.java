@@ -1,0 +1,125 @@
+package dev.petrel.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.petrel.server.Server;
+import dev.petrel.server.tls.Fixtures;
+import dev.petrel.server.tls.TlsConfig;
+import dev.petrel.server.tls.Tools;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real TLS clients against the HTTPS port on every transport: curl, and openssl s_client for
+ * what curl does not show (versions refused, ALPN without a match, the certificate chosen by
+ * SNI). Both trust exactly the test certificate; nothing is verified with {@code -k}.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class HttpsClientsTest {
+    private static final String REQUEST = "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+
+    @TempDir
+    static Path dir;
+    private static Path trusted; // the test certificate, PEM
+    private static Fixtures.Pair other;
+
+    @BeforeAll
+    static void certificates() throws Exception {
+        trusted = dir.resolve("localhost.crt");
+        Files.writeString(trusted, pem(TestCertificate.get().certificate()));
+        other = new Fixtures(dir).selfSigned("other", "ec", "other.test");
+    }
+
+    private static String pem(java.security.cert.X509Certificate certificate) throws Exception {
+        return "-----BEGIN CERTIFICATE-----\n"
+                + java.util.Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(certificate.getEncoded())
+                + "\n-----END CERTIFICATE-----\n";
+    }
+
+    /** HTTPS only, with the localhost certificate as default and other.test's chosen by SNI. */
+    private static Server start(Transport kind) throws Exception {
+        TlsConfig tls = TestCertificate.get().serverConfig().toBuilder().pem(other.certificate(), other.key()).build();
+        return TestServers.builder(kind, TestServers.config().build(), TestApp.handler()).https(0, tls).start();
+    }
+
+    private static Tools.Result curl(Server server, String... options) throws Exception {
+        List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "10", "--cacert", trusted.toString()));
+        command.addAll(List.of(options));
+        command.add("https://localhost:" + server.httpsAddress().getPort() + "/");
+        return Tools.runAllowingFailure(dir, command, "");
+    }
+
+    private static Tools.Result sClient(Server server, String input, String... options) throws Exception {
+        List<String> command = new ArrayList<>(List.of("timeout", "20", Tools.OPENSSL.toString(), "s_client",
+                "-connect", "127.0.0.1:" + server.httpsAddress().getPort(), "-CAfile", trusted.toString(), "-ign_eof"));
+        command.addAll(List.of(options));
+        return Tools.runAllowingFailure(dir, command, input);
+    }
+
+    @HttpsTransportTest
+    void curlGetsTheAnswerOverTls13AndTls12WithTheCertificateVerified(Transport kind) throws Exception {
+        try (Server server = start(kind)) {
+            Tools.Result tls13 = curl(server, "-w", " %{http_code} %{ssl_verify_result}", "--tlsv1.3");
+            assertThat(tls13.output()).isEqualTo("HelloWorld 200 0");
+            Tools.Result tls12 = curl(server, "-v", "--tls-max", "1.2");
+            assertThat(tls12.exitCode()).as(tls12.output()).isZero();
+            assertThat(tls12.output()).contains("SSL connection using TLSv1.2 / ECDHE-ECDSA-AES128-GCM-SHA256")
+                    .contains("ALPN: server accepted http/1.1").endsWith("HelloWorld");
+        }
+    }
+
+    @HttpsTransportTest
+    void opensslNegotiatesTls13AndTls12AndIsRefusedTls11(Transport kind) throws Exception {
+        try (Server server = start(kind)) {
+            Tools.Result tls13 = sClient(server, REQUEST, "-tls1_3");
+            assertThat(tls13.output()).contains("New, TLSv1.3, Cipher is TLS_AES_128_GCM_SHA256")
+                    .contains("Verify return code: 0 (ok)").contains("\r\n\r\nHelloWorld");
+            Tools.Result tls12 = sClient(server, REQUEST, "-tls1_2");
+            assertThat(tls12.output()).contains("New, TLSv1.2, Cipher is ECDHE-ECDSA-AES128-GCM-SHA256").contains("HelloWorld");
+            Tools.Result tls11 = sClient(server, REQUEST, "-tls1_1");
+            assertThat(tls11.exitCode()).isNotZero();
+            assertThat(tls11.output()).contains("alert protocol version").doesNotContain("HelloWorld");
+            // a 1.2-only suite outside the AEAD list is refused too
+            Tools.Result cbc = sClient(server, REQUEST, "-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-SHA");
+            assertThat(cbc.exitCode()).isNotZero();
+            assertThat(cbc.output()).contains("alert handshake failure");
+        }
+    }
+
+    @HttpsTransportTest
+    void alpnSelectsHttp11AndRefusesAClientOfferingOnlyH2(Transport kind) throws Exception {
+        try (Server server = start(kind)) {
+            assertThat(sClient(server, REQUEST, "-alpn", "h2,http/1.1").output()).contains("ALPN protocol: http/1.1").contains("HelloWorld");
+            Tools.Result h2Only = sClient(server, REQUEST, "-alpn", "h2");
+            assertThat(h2Only.exitCode()).isNotZero();
+            assertThat(h2Only.output()).contains("alert no application protocol").doesNotContain("HelloWorld");
+        }
+    }
+
+    @HttpsTransportTest
+    void sniChoosesTheCertificateForTheNameAsked(Transport kind) throws Exception {
+        try (Server server = start(kind)) {
+            Tools.Result otherName = sClient(server, REQUEST, "-servername", "other.test", "-CAfile", other.certificate().toString());
+            assertThat(otherName.output()).contains("subject=CN = other.test").contains("Verify return code: 0 (ok)").contains("HelloWorld");
+            Tools.Result localhost = sClient(server, REQUEST, "-servername", "localhost");
+            assertThat(localhost.output()).contains("subject=CN = localhost").contains("Verify return code: 0 (ok)");
+            Tools.Result unknown = sClient(server, REQUEST, "-servername", "unknown.test");
+            assertThat(unknown.output()).as("the default certificate for a name not served").contains("subject=CN = localhost");
+        }
+    }
+
+    @HttpsTransportTest
+    void curlSpeakingPlainHttpToTheHttpsPortIsToldToUseHttps(Transport kind) throws Exception {
+        try (Server server = start(kind)) {
+            Tools.Result plain = Tools.runAllowingFailure(dir, List.of("curl", "-sS", "--max-time", "10", "-w", " %{http_code}",
+                    "http://127.0.0.1:" + server.httpsAddress().getPort() + "/"), "");
+            assertThat(plain.output()).isEqualTo("This port speaks HTTPS; use https://\n 400");
+        }
+    }
+}
