@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
+import dev.petrel.server.tls.Fixtures;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The command line's answers to bad input: one line, a non-zero exit, no stack trace. */
 class MainTest {
@@ -68,9 +72,47 @@ class MainTest {
     }
 
     @Test
+    void badTlsFilesStopTheStartWithOneLineNamingTheFile(@TempDir Path dir) throws Exception {
+        Fixtures fixtures = new Fixtures(dir);
+        Fixtures.Pair good = fixtures.selfSigned("good", "ec", "localhost");
+        Fixtures.Pair other = fixtures.selfSigned("other", "ec", "localhost");
+        Path garbage = Files.writeString(dir.resolve("garbage.key"), "not a key\n");
+        Path missing = dir.resolve("missing.crt");
+        String[][] cases = {
+            {missing.toString(), good.key().toString(), "missing.crt"},
+            {good.certificate().toString(), other.key().toString(), "other.key"},
+            {good.certificate().toString(), garbage.toString(), "garbage.key"},
+        };
+        for (String[] c : cases) {
+            err.reset();
+            assertThat(run("serve", "--port", "0", "--https-port", "0", "--tls-cert", c[0], "--tls-key", c[1]))
+                    .as("exit status for %s", c[2]).isEqualTo(1);
+            assertThat(err()).startsWith("petrel: cannot serve HTTPS: ").contains(c[2])
+                    .doesNotContain("Exception").doesNotContain("\tat ");
+            assertThat(err().lines().count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anExpiredCertificateStopsTheStart(@TempDir Path dir) throws Exception {
+        Fixtures.Pair expired = new Fixtures(dir).datedFrom("expired", "-1y");
+        assertThat(run("serve", "--port", "0", "--https-port", "0", "--tls-cert", expired.certificate().toString(),
+                "--tls-key", expired.key().toString())).isEqualTo(1);
+        assertThat(err()).startsWith("petrel: cannot serve HTTPS: ").contains("expired");
+        assertThat(err().lines().count()).isEqualTo(1);
+    }
+
+    @Test
+    void aBadHttpsCombinationIsAUsageError() {
+        assertThat(run("serve", "--no-http")).isEqualTo(2);
+        assertThat(err()).isEqualTo("petrel: --no-http needs --https (or --https-port, --tls-cert) (see 'petrel help')\n");
+    }
+
+    @Test
     void printsHelpAndVersion() {
         assertThat(run("serve", "--help")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--transport NAME").contains("--root DIR");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--transport NAME").contains("--root DIR")
+                .contains("--https ").contains("--tls-cert FILE").contains("--no-http");
         out.reset();
         assertThat(run("version")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("petrel ");

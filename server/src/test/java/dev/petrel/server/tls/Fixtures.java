@@ -81,7 +81,7 @@ public final class Fixtures {
      * {@code -2y}, {@code +1y}) and lasts 30 days, as PEM files: openssl's {@code req -x509} cannot
      * backdate, and OpenSSL 3.0 has no {@code -not_before}; keytool's {@code -startdate} can.
      */
-    Pair datedFrom(String base, String startDate) throws IOException, InterruptedException {
+    public Pair datedFrom(String base, String startDate) throws IOException, InterruptedException {
         Path store = dir.resolve(base + ".p12");
         Tools.keytool(dir, "-genkeypair", "-alias", base, "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + base,
                 "-startdate", startDate, "-validity", "30", "-storetype", "PKCS12", "-keystore", store.toString(),

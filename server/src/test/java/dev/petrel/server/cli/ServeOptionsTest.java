@@ -1,0 +1,74 @@
+package dev.petrel.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Parsing {@code petrel serve}'s HTTPS options, and the combinations refused with one line. */
+class ServeOptionsTest {
+    private static ServeOptions parse(String... args) throws UsageException {
+        return ServeOptions.parse(List.of(args));
+    }
+
+    @Test
+    void noHttpsUnlessAsked() throws Exception {
+        ServeOptions options = parse("--port", "9000");
+        assertThat(options.https()).isNull();
+        assertThat(options.plainHttp()).isTrue();
+    }
+
+    @Test
+    void httpsAloneIsSelfSignedOnPort8443BesidePlainHttp() throws Exception {
+        ServeOptions options = parse("--https");
+        assertThat(options.plainHttp()).isTrue();
+        assertThat(options.https().port()).isEqualTo(8443);
+        assertThat(options.https().selfSigned()).isTrue();
+        assertThat(options.https().selfSignedDirectory()).isEqualTo(Path.of(System.getProperty("user.home"), ".petrel", "tls"));
+    }
+
+    @Test
+    void httpsPortImpliesHttpsAndTlsDirMovesTheSelfSignedCertificate() throws Exception {
+        ServeOptions options = parse("--https-port=9443", "--tls-dir", "/tmp/x");
+        assertThat(options.https().port()).isEqualTo(9443);
+        assertThat(options.https().selfSignedDirectory()).isEqualTo(Path.of("/tmp/x"));
+    }
+
+    @Test
+    void certificatesPairWithTheKeyAfterThemAndImplyHttps() throws Exception {
+        ServeOptions options = parse("--tls-cert", "a.crt", "--tls-key", "a.key", "--tls-cert", "b.p12",
+                "--tls-cert=c.pem", "--tls-key=c.key", "--tls-password-file", "pw", "--no-http");
+        assertThat(options.plainHttp()).isFalse();
+        assertThat(options.https().selfSigned()).isFalse();
+        assertThat(options.https().certificates()).containsExactly(
+                new HttpsOptions.CertificateFiles(Path.of("a.crt"), Path.of("a.key")),
+                new HttpsOptions.CertificateFiles(Path.of("b.p12"), null),
+                new HttpsOptions.CertificateFiles(Path.of("c.pem"), Path.of("c.key")));
+        assertThat(options.https().certificates().get(1).pkcs12()).isTrue();
+        assertThat(options.https().passwordFile()).isEqualTo(Path.of("pw"));
+    }
+
+    @Test
+    void refusesCombinationsThatCannotBeServed() {
+        assertThatThrownBy(() -> parse("--tls-key", "a.key")).isInstanceOf(UsageException.class)
+                .hasMessage("--tls-key a.key must follow its --tls-cert");
+        assertThatThrownBy(() -> parse("--tls-cert", "a.crt")).isInstanceOf(UsageException.class)
+                .hasMessage("--tls-cert a.crt needs its --tls-key (or give a .p12 file)");
+        assertThatThrownBy(() -> parse("--tls-cert", "a.crt", "--tls-key", "a.key", "--tls-key", "b.key"))
+                .isInstanceOf(UsageException.class).hasMessage("--tls-key b.key must follow its --tls-cert");
+        assertThatThrownBy(() -> parse("--tls-cert", "a.pfx", "--tls-key", "a.key")).isInstanceOf(UsageException.class)
+                .hasMessageContaining("is PKCS#12, which holds its key");
+        assertThatThrownBy(() -> parse("--no-http")).isInstanceOf(UsageException.class)
+                .hasMessage("--no-http needs --https (or --https-port, --tls-cert)");
+        assertThatThrownBy(() -> parse("--tls-dir", "/tmp/x")).isInstanceOf(UsageException.class)
+                .hasMessage("--tls-dir needs --https");
+        assertThatThrownBy(() -> parse("--port", "9000", "--https-port", "9000")).isInstanceOf(UsageException.class)
+                .hasMessageContaining("is the plain HTTP port too");
+        assertThatThrownBy(() -> parse("--https=yes")).isInstanceOf(UsageException.class)
+                .hasMessageContaining("--https takes no value");
+        assertThatThrownBy(() -> parse("--https-port", "70000")).isInstanceOf(UsageException.class)
+                .hasMessageContaining("--https-port takes a whole number from 0 to 65535");
+    }
+}
