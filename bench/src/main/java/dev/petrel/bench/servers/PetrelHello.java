@@ -36,6 +36,6 @@ public final class PetrelHello {
                 .transport(transport)
                 .handler(inline ? Handler.nonBlocking(router) : router)
                 .start();
-        Hello.runUntilTerminated("petrel-" + transport.cliName() + (inline ? "-inline" : ""), port);
+        Hello.runUntilTerminated("petrel-" + transport.cliName() + (inline ? "-inline" : ""), port, null);
     }
 }
