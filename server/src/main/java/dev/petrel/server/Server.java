@@ -3,22 +3,34 @@ package dev.petrel.server;
 import dev.petrel.http.DateCache;
 import dev.petrel.http.HttpLimits;
 import dev.petrel.server.engine.Http1Protocol;
+import dev.petrel.server.engine.Protocol;
+import dev.petrel.server.tls.CertificateWatcher;
+import dev.petrel.server.tls.ReloadableTlsContext;
+import dev.petrel.server.tls.TlsConfig;
+import dev.petrel.server.tls.TlsConfigException;
+import dev.petrel.server.tls.TlsContext;
+import dev.petrel.server.tls.TlsProtocol;
+import dev.petrel.server.transport.ConnectionLimit;
 import dev.petrel.server.transport.Listener;
 import dev.petrel.server.transport.ListenerSettings;
 import dev.petrel.server.transport.TransportKind;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * A Petrel HTTP/1.1 server: one listener on one address, one transport, one handler.
+ * A Petrel HTTP/1.1 server: one handler served on one transport, over plain HTTP, HTTPS, or
+ * both on two ports.
  *
  * <pre>{@code
  * Server server = Server.builder()
  *         .port(8080)
- *         .transport(TransportKind.NIO)
+ *         .https(8443, TlsConfig.pem(Path.of("cert.pem"), Path.of("key.pem")))
  *         .handler((request, response) -> response.send("HelloWorld"))
  *         .start();
  * ...
@@ -26,32 +38,82 @@ import java.util.Objects;
  * }</pre>
  */
 public final class Server implements AutoCloseable {
-    private final Listener<?> listener;
+    private final Listener<?> http;  // null when plain HTTP is off
+    private final Listener<?> https; // null without TLS
+    private final ReloadableTlsContext tls;
+    private final CertificateWatcher watcher;
     private final Duration shutdownGrace;
 
-    private Server(Listener<?> listener, Duration shutdownGrace) {
-        this.listener = listener;
+    private Server(Listener<?> http, Listener<?> https, ReloadableTlsContext tls, CertificateWatcher watcher,
+                   Duration shutdownGrace) {
+        this.http = http;
+        this.https = https;
+        this.tls = tls;
+        this.watcher = watcher;
         this.shutdownGrace = shutdownGrace;
     }
 
-    /** A builder with the defaults: 127.0.0.1:8080, the nio transport, {@link ServerConfig#DEFAULT}. */
+    /** A builder with the defaults: 127.0.0.1:8080, plain HTTP only, the nio transport, {@link ServerConfig#DEFAULT}. */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The address the server listens on. */
+    /** The plain HTTP address, or the HTTPS one when plain HTTP is off. */
     public InetSocketAddress address() {
-        return listener.address();
+        return (http != null ? http : https).address();
+    }
+
+    /**
+     * The HTTPS address.
+     *
+     * @throws IllegalStateException when the server was built without {@link Builder#https}
+     */
+    public InetSocketAddress httpsAddress() {
+        if (https == null) throw new IllegalStateException("this server has no HTTPS listener");
+        return https.address();
+    }
+
+    /** Whether the server listens for plain HTTP. */
+    public boolean servesPlainHttp() {
+        return http != null;
+    }
+
+    /** Whether the server listens for HTTPS. */
+    public boolean servesHttps() {
+        return https != null;
     }
 
     /** The transport serving connections. */
     public TransportKind transport() {
-        return listener.kind();
+        return (http != null ? http : https).kind();
     }
 
-    /** Connections open now. */
+    /** Connections open now, on every listener. */
     public int liveConnections() {
-        return listener.liveConnections();
+        return (http != null ? http.liveConnections() : 0) + (https != null ? https.liveConnections() : 0);
+    }
+
+    /**
+     * The TLS context new HTTPS connections get now.
+     *
+     * @throws IllegalStateException when the server was built without {@link Builder#https}
+     */
+    public TlsContext tlsContext() {
+        if (tls == null) throw new IllegalStateException("this server has no HTTPS listener");
+        return tls.current();
+    }
+
+    /**
+     * Re-reads the certificate and key files and serves them to new HTTPS connections; open ones
+     * keep theirs. When a file is missing, bad or expired, the current certificates stay.
+     *
+     * @return the new context
+     * @throws TlsConfigException with one line saying what is wrong with which file
+     * @throws IllegalStateException when the server was built without {@link Builder#https}
+     */
+    public TlsContext reloadCertificates() throws TlsConfigException {
+        if (tls == null) throw new IllegalStateException("this server has no HTTPS listener");
+        return tls.reload();
     }
 
     /**
@@ -59,7 +121,15 @@ public final class Server implements AutoCloseable {
      * left. Returns whether everything finished in time.
      */
     public boolean stop(Duration grace) {
-        return listener.stop(grace);
+        if (watcher != null) watcher.close();
+        long deadline = System.nanoTime() + grace.toNanos();
+        boolean clean = true;
+        // stopped one after the other, each within what is left of the one grace period
+        for (Listener<?> listener : new Listener<?>[] {http, https}) {
+            if (listener == null) continue;
+            clean &= listener.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        }
+        return clean;
     }
 
     /** Stops with the configured grace period. */
@@ -81,6 +151,10 @@ public final class Server implements AutoCloseable {
         private Duration shutdownGrace = Duration.ofSeconds(10);
         private InstantSource clock = InstantSource.system();
         private Handler handler;
+        private boolean plainHttp = true;
+        private int httpsPort = -1;
+        private TlsConfig tlsConfig;
+        private boolean watchCertificates;
 
         private Builder() {}
 
@@ -90,11 +164,41 @@ public final class Server implements AutoCloseable {
             return this;
         }
 
-        /** The port; 0 picks a free one (see {@link Server#address()}). */
+        /** The plain HTTP port; 0 picks a free one (see {@link Server#address()}). */
         public Builder port(int port) {
-            if (port < 0 || port > 65535) throw new IllegalArgumentException("port must be 0 to 65535: " + port);
-            this.port = port;
+            this.port = checkPort(port);
             return this;
+        }
+
+        /**
+         * Serves HTTPS on {@code port} (0 picks a free one, see {@link Server#httpsAddress()}) with
+         * the certificates of {@code config}, beside plain HTTP unless {@link #plainHttp(boolean)}
+         * turns that off. Same host, transport, limits and handler as plain HTTP.
+         */
+        public Builder https(int port, TlsConfig config) {
+            this.httpsPort = checkPort(port);
+            this.tlsConfig = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /** Whether to listen for plain HTTP on {@link #port(int)} (default true); false needs {@link #https}. */
+        public Builder plainHttp(boolean enabled) {
+            this.plainHttp = enabled;
+            return this;
+        }
+
+        /**
+         * Whether to reload the certificates when their files change (default false; see
+         * {@link Server#reloadCertificates()} to reload on demand).
+         */
+        public Builder watchCertificates(boolean watch) {
+            this.watchCertificates = watch;
+            return this;
+        }
+
+        private static int checkPort(int port) {
+            if (port < 0 || port > 65535) throw new IllegalArgumentException("port must be 0 to 65535: " + port);
+            return port;
         }
 
         /** The transport. */
@@ -104,7 +208,7 @@ public final class Server implements AutoCloseable {
         }
 
         /**
-         * Connections served at once; more wait in the accept backlog, then are turned away (see
+         * Connections served at once, over plain HTTP and HTTPS together; more wait in the accept backlog, then are turned away (see
          * {@link #queueTimeout}). Default: the transport's own, {@link TransportKind#defaultMaxConnections()}.
          */
         public Builder maxConnections(int maxConnections) {
@@ -172,18 +276,52 @@ public final class Server implements AutoCloseable {
         }
 
         /**
-         * Binds and starts accepting.
+         * Loads the certificates, binds and starts accepting.
          *
-         * @throws java.net.BindException when the address is in use or not available
+         * @throws BindException when an address is in use or not available; the message starts
+         *         with the address ({@code host:port: })
+         * @throws TlsConfigException when a certificate or key file is missing, bad, mismatched or expired
          */
         public Server start() throws IOException {
             if (handler == null) throw new IllegalStateException("no handler set");
+            if (!plainHttp && tlsConfig == null) throw new IllegalStateException("plain HTTP is off and no HTTPS is set");
+            ReloadableTlsContext tls = tlsConfig == null ? null : ReloadableTlsContext.load(tlsConfig);
             int limit = maxConnections > 0 ? maxConnections : transport.defaultMaxConnections();
             FileLimit.warnIfBelow(limit);
             ListenerSettings settings = new ListenerSettings(limit, backlog, queueTimeout, config.writeTimeout(), eventLoops);
-            Listener<?> listener = Listener.open(transport, new InetSocketAddress(host, port), settings,
-                    new Http1Protocol(handler, config, new DateCache(clock)));
-            return new Server(listener, shutdownGrace);
+            ConnectionLimit shared = new ConnectionLimit(limit); // one limit over HTTP and HTTPS
+            Protocol protocol = new Http1Protocol(handler, config, new DateCache(clock));
+            List<Listener<?>> opened = new ArrayList<>();
+            CertificateWatcher watcher = null;
+            try {
+                Listener<?> http = null;
+                Listener<?> https = null;
+                if (plainHttp) {
+                    http = open(port, settings, shared, protocol);
+                    opened.add(http);
+                }
+                if (tls != null) {
+                    https = open(httpsPort, settings, shared, new TlsProtocol(protocol, tls));
+                    opened.add(https);
+                    if (watchCertificates) watcher = CertificateWatcher.start(tls);
+                }
+                return new Server(http, https, tls, watcher, shutdownGrace);
+            } catch (IOException | RuntimeException e) {
+                opened.forEach(Listener::close); // no half-started server
+                throw e;
+            }
+        }
+
+        /** Opens one listener; a bind failure names the address, since a server may have two. */
+        private Listener<?> open(int listenPort, ListenerSettings settings, ConnectionLimit limit, Protocol protocol)
+                throws IOException {
+            try {
+                return Listener.open(transport, new InetSocketAddress(host, listenPort), settings, limit, protocol);
+            } catch (BindException e) {
+                BindException named = new BindException(host + ":" + listenPort + ": " + e.getMessage());
+                named.initCause(e);
+                throw named;
+            }
         }
     }
 }

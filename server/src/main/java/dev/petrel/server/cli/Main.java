@@ -4,15 +4,18 @@ import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
 import dev.petrel.server.Version;
 import dev.petrel.server.demo.DemoSite;
+import dev.petrel.server.tls.TlsConfigException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.BindException;
+import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -37,6 +40,7 @@ public final class Main {
     /** Runs a command; exits the JVM with its status. */
     public static void main(String[] args) {
         configureLogFormat();
+        refuseTlsRenegotiation();
         System.exit(run(Arrays.asList(args), System.out, System.err));
     }
 
@@ -88,17 +92,25 @@ public final class Main {
             Server.Builder builder = Server.builder()
                     .host(options.host())
                     .port(options.port())
+                    .plainHttp(options.plainHttp())
                     .transport(options.transport())
                     .queueTimeout(options.queueTimeout())
                     .shutdownGrace(options.shutdownGrace())
                     .handler(app);
             if (options.maxConnections() > 0) builder.maxConnections(options.maxConnections());
+            if (options.https() != null) {
+                HttpsOptions https = options.https();
+                builder.https(https.port(), HttpsSetup.config(https, log)).watchCertificates(!https.selfSigned());
+            }
             server = builder.start();
+        } catch (TlsConfigException e) {
+            err.println("petrel: cannot serve HTTPS: " + e.getMessage());
+            return 1;
         } catch (BindException e) {
-            err.println("petrel: cannot listen on " + options.host() + ":" + options.port() + ": " + e.getMessage());
+            err.println("petrel: cannot listen on " + e.getMessage()); // the message names the address
             return 1;
         } catch (SocketException e) {
-            err.println("petrel: cannot listen on " + options.host() + ":" + options.port() + ": " + e.getMessage());
+            err.println("petrel: cannot listen on " + options.host() + ": " + e.getMessage());
             return 1;
         } catch (IOException e) {
             err.println("petrel: cannot start: " + e.getMessage());
@@ -111,10 +123,13 @@ public final class Main {
             // Without signal handlers the JVM still runs shutdown hooks on SIGTERM (and exits with 143).
             Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop(options.shutdownGrace())));
         }
+        if (server.servesHttps()) SignalHandling.onHangup(() -> HttpsSetup.reload(server, log));
         long readyMillis = Duration.between(jvmStart(), Instant.now()).toMillis();
-        log.log(System.Logger.Level.INFO, "Petrel {0} ready: transport={1}, http://{2}:{3}/ serving {4}, in {5} ms since JVM start",
-                Version.get(), options.transport().cliName(), hostForUrl(server), String.valueOf(server.address().getPort()),
-                site, String.valueOf(readyMillis));
+        List<String> urls = new ArrayList<>();
+        if (server.servesPlainHttp()) urls.add("http://" + hostForUrl(server.address()) + ":" + server.address().getPort() + "/");
+        if (server.servesHttps()) urls.add("https://" + hostForUrl(server.httpsAddress()) + ":" + server.httpsAddress().getPort() + "/");
+        log.log(System.Logger.Level.INFO, "Petrel {0} ready: transport={1}, {2} serving {3}, in {4} ms since JVM start",
+                Version.get(), options.transport().cliName(), String.join(" and ", urls), site, String.valueOf(readyMillis));
         try {
             stopRequested.await();
         } catch (InterruptedException e) {
@@ -126,13 +141,24 @@ public final class Main {
         return 0;
     }
 
-    private static String hostForUrl(Server server) {
-        String host = server.address().getAddress().getHostAddress();
+    private static String hostForUrl(InetSocketAddress address) {
+        String host = address.getAddress().getHostAddress();
         return host.contains(":") ? "[" + host + "]" : host;
     }
 
     private static Instant jvmStart() {
         return ProcessHandle.current().info().startInstant().orElse(Instant.now());
+    }
+
+    /**
+     * Has the JDK refuse a client's TLS 1.2 renegotiation inside the engine, with an alert. The
+     * TLS endpoint refuses it too, by closing; this makes the refusal the JDK's own and earlier.
+     * Set here rather than in the library: a system property is the whole process's choice.
+     */
+    private static void refuseTlsRenegotiation() {
+        if (System.getProperty("jdk.tls.rejectClientInitiatedRenegotiation") == null) {
+            System.setProperty("jdk.tls.rejectClientInitiatedRenegotiation", "true");
+        }
     }
 
     /** One line per record, unless the user configured java.util.logging already. */

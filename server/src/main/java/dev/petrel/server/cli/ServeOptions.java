@@ -3,6 +3,7 @@ package dev.petrel.server.cli;
 import dev.petrel.server.transport.TransportKind;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,9 +16,11 @@ import java.util.List;
  * @param maxConnections connections served at once, or -1 for the transport's default
  * @param queueTimeout how long the server may be full before it answers new connections 503
  * @param shutdownGrace how long in-flight requests may take after SIGTERM
+ * @param plainHttp whether plain HTTP is served on {@code port}
+ * @param https the HTTPS settings, or null for no HTTPS
  */
 record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
-                    Duration queueTimeout, Duration shutdownGrace) {
+                    Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https) {
     static final TransportKind DEFAULT_TRANSPORT = TransportKind.NIO;
 
     static final String HELP = """
@@ -35,7 +38,24 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
               --queue-timeout SECS    how long new connections may wait for a slot when the
                                       server is full before they get 503 (default 10; 0: at once)
               --shutdown-grace SECS   time in-flight requests get on SIGTERM (default 10)
-            """.formatted(TransportKind.names(), DEFAULT_TRANSPORT.cliName(), defaultLimits());
+
+            HTTPS (TLS 1.3 and 1.2, on the same transport):
+              --https                 serve HTTPS too, on port %d unless --https-port says;
+                                      without --tls-cert, with a self-signed certificate for
+                                      localhost, made on first use and reused (its path and
+                                      fingerprint are logged at start)
+              --https-port N          serve HTTPS on port N (implies --https)
+              --tls-cert FILE         certificate chain in PEM, or a PKCS#12 file (.p12/.pfx)
+                                      holding the key too; repeat with --tls-key for several
+                                      certificates, chosen by the name the client asks for (SNI)
+              --tls-key FILE          the private key (PEM) of the --tls-cert before it
+              --tls-password-file F   first line: the PKCS#12 password (default: the
+                                      PETREL_TLS_PASSWORD environment variable, else empty)
+              --tls-dir DIR           where --https keeps its self-signed certificate
+                                      (default ~/.petrel/tls)
+              --no-http               serve HTTPS only, no plain HTTP
+            Certificate files given with --tls-cert are reloaded when they change, and on SIGHUP.
+            """.formatted(TransportKind.names(), DEFAULT_TRANSPORT.cliName(), defaultLimits(), HttpsOptions.DEFAULT_PORT);
 
     private static String defaultLimits() {
         return java.util.Arrays.stream(TransportKind.values())
@@ -51,6 +71,12 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         int maxConnections = -1;
         Duration queueTimeout = Duration.ofSeconds(10);
         Duration grace = Duration.ofSeconds(10);
+        boolean https = false;
+        int httpsPort = HttpsOptions.DEFAULT_PORT;
+        boolean plainHttp = true;
+        List<HttpsOptions.CertificateFiles> certificates = new ArrayList<>();
+        Path passwordFile = null;
+        Path tlsDir = null;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg;
@@ -74,10 +100,52 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 case "--max-connections" -> maxConnections = intIn(value != null ? value : next(args, ++i, name), name, 1, 1_000_000);
                 case "--queue-timeout" -> queueTimeout = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 3600));
                 case "--shutdown-grace" -> grace = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 3600));
+                case "--https" -> {
+                    if (value != null) throw new UsageException("--https takes no value; the port is --https-port N");
+                    https = true;
+                }
+                case "--https-port" -> {
+                    httpsPort = intIn(value != null ? value : next(args, ++i, name), name, 0, 65535);
+                    https = true;
+                }
+                case "--tls-cert" -> certificates.add(new HttpsOptions.CertificateFiles(
+                        Path.of(value != null ? value : next(args, ++i, name)), null));
+                case "--tls-key" -> {
+                    Path key = Path.of(value != null ? value : next(args, ++i, name));
+                    if (certificates.isEmpty() || certificates.getLast().key() != null) {
+                        throw new UsageException("--tls-key " + key + " must follow its --tls-cert");
+                    }
+                    HttpsOptions.CertificateFiles last = certificates.removeLast();
+                    if (last.pkcs12()) {
+                        throw new UsageException("--tls-cert " + last.certificate() + " is PKCS#12, which holds its key: drop --tls-key " + key);
+                    }
+                    certificates.add(new HttpsOptions.CertificateFiles(last.certificate(), key));
+                }
+                case "--tls-password-file" -> passwordFile = Path.of(value != null ? value : next(args, ++i, name));
+                case "--tls-dir" -> tlsDir = Path.of(value != null ? value : next(args, ++i, name));
+                case "--no-http" -> {
+                    if (value != null) throw new UsageException("--no-http takes no value");
+                    plainHttp = false;
+                }
                 default -> throw new UsageException("unknown option '" + arg + "'");
             }
         }
-        return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace);
+        for (HttpsOptions.CertificateFiles files : certificates) {
+            if (files.key() == null && !files.pkcs12()) {
+                throw new UsageException("--tls-cert " + files.certificate() + " needs its --tls-key (or give a .p12 file)");
+            }
+        }
+        if (!certificates.isEmpty()) https = true; // a certificate means HTTPS is wanted
+        if ((passwordFile != null || tlsDir != null) && !https) {
+            throw new UsageException((passwordFile != null ? "--tls-password-file" : "--tls-dir") + " needs --https");
+        }
+        if (!plainHttp && !https) throw new UsageException("--no-http needs --https (or --https-port, --tls-cert)");
+        if (https && plainHttp && httpsPort == port && port != 0) {
+            throw new UsageException("--https-port " + httpsPort + " is the plain HTTP port too; choose another, or add --no-http");
+        }
+        HttpsOptions tls = !https ? null : new HttpsOptions(httpsPort, certificates, passwordFile,
+                tlsDir != null ? tlsDir : HttpsOptions.defaultSelfSignedDirectory());
+        return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls);
     }
 
     private static String next(List<String> args, int i, String option) throws UsageException {

@@ -2,7 +2,7 @@ package dev.petrel.server.cli;
 
 /**
  * Turns SIGTERM and SIGINT into a graceful stop that exits 0, as process managers expect of a
- * server asked to stop. Uses {@code sun.misc.Signal} (module jdk.unsupported), the only JDK API
+ * server asked to stop, and SIGHUP into a reload of the certificates. Uses {@code sun.misc.Signal} (module jdk.unsupported), the only JDK API
  * for this; without it the caller falls back to a shutdown hook.
  */
 final class SignalHandling {
@@ -13,6 +13,16 @@ final class SignalHandling {
         try {
             sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> action.run());
             sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> action.run());
+            return true;
+        } catch (IllegalArgumentException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /** Runs {@code action} on SIGHUP (the usual "reload your files" signal); returns false when it cannot be handled. */
+    static boolean onHangup(Runnable action) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> action.run());
             return true;
         } catch (IllegalArgumentException | LinkageError e) {
             return false;

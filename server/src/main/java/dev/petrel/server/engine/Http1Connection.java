@@ -42,6 +42,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
 
     private final Endpoint endpoint;
     private final Handler handler;
+    private final boolean handlerMayBlock;
     private final ServerConfig config;
     private final DateCache dates;
     private final ConnectionInput input;
@@ -69,13 +70,19 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
 
     /** An engine for one connection with a response buffer of its own; call {@link #serve()} on the thread the transport gives it. */
     public Http1Connection(Endpoint endpoint, Handler handler, ServerConfig config, DateCache dates) {
-        this(endpoint, handler, config, dates, new BufferPool(responseBufferBytes(config), 1));
+        this(endpoint, handler, handler.mayBlock(), config, dates, new BufferPool(responseBufferBytes(config), 1));
     }
 
-    /** An engine for one connection taking response buffers from {@code pool} (see {@link #responseBufferBytes}). */
-    Http1Connection(Endpoint endpoint, Handler handler, ServerConfig config, DateCache dates, BufferPool pool) {
+    /**
+     * An engine for one connection taking response buffers from {@code pool} (see
+     * {@link #responseBufferBytes}); {@code handlerMayBlock} is {@code handler.mayBlock()},
+     * asked once per listener rather than per connection.
+     */
+    Http1Connection(Endpoint endpoint, Handler handler, boolean handlerMayBlock, ServerConfig config, DateCache dates,
+                    BufferPool pool) {
         this.endpoint = endpoint;
         this.handler = handler;
+        this.handlerMayBlock = handlerMayBlock;
         this.config = config;
         this.dates = dates;
         this.input = new ConnectionInput(endpoint, 8192);
@@ -153,6 +160,12 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         } catch (IOException | RuntimeException e) {
             return true; // serve() meets the failure again and ends the connection
         }
+    }
+
+    /** Whether the handler may block; reading and writing the head never do between requests. */
+    @Override
+    public boolean mayBlock() {
+        return handlerMayBlock;
     }
 
     @Override

@@ -9,13 +9,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
 
-/** HTTP/1.1 for a listener: an {@link Http1Connection} per connection, a 503 for those turned away. */
+/**
+ * HTTP/1.1 for a listener: an {@link Http1Connection} per connection, a 503 for those turned
+ * away, a 400 for clear text on a TLS port.
+ */
 public final class Http1Protocol implements Protocol {
     /** Seconds a client turned away is asked to wait before trying again. */
     public static final int RETRY_AFTER_SECONDS = 1;
 
     private static final byte[] TEXT_PLAIN = "text/plain;charset=UTF-8".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CLOSE = "close".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CLEAR_TEXT_ON_TLS_PORT_TEXT = "This port speaks HTTPS; use https://\n"
+            .getBytes(StandardCharsets.US_ASCII);
     private static final byte[] OVERLOAD_TEXT = "Service Unavailable: the server is at its connection limit; try again shortly\n"
             .getBytes(StandardCharsets.US_ASCII);
 
@@ -23,6 +28,7 @@ public final class Http1Protocol implements Protocol {
     private final ServerConfig config;
     private final DateCache dates;
     private final BufferPool buffers;
+    private final boolean handlerMayBlock;
 
     /** Serves {@code handler} with {@code config}, dating responses from {@code dates}. */
     public Http1Protocol(Handler handler, ServerConfig config, DateCache dates) {
@@ -30,29 +36,41 @@ public final class Http1Protocol implements Protocol {
         this.config = Objects.requireNonNull(config, "config");
         this.dates = Objects.requireNonNull(dates, "dates");
         this.buffers = BufferPool.forProcessors(Http1Connection.responseBufferBytes(config));
+        this.handlerMayBlock = handler.mayBlock();
     }
 
     @Override
     public ProtocolConnection open(Endpoint endpoint) {
-        return new Http1Connection(endpoint, handler, config, dates, buffers);
+        return new Http1Connection(endpoint, handler, handlerMayBlock, config, dates, buffers);
     }
 
-    @Override
-    public boolean mayBlock() {
-        return handler.mayBlock();
-    }
 
+    /** {@code 503} with {@code Retry-After}, a line of text and {@code Connection: close}. */
     @Override
     public byte[] overloadAnswer() {
+        return closingAnswer(503, true, OVERLOAD_TEXT);
+    }
+
+    /**
+     * A short {@code 400} saying to use {@code https://}, then close, as nginx answers "The plain
+     * HTTP request was sent to HTTPS port". Nothing of the request is echoed: it was never
+     * parsed, and reflecting it would invite abuse.
+     */
+    @Override
+    public byte[] clearTextOnTlsPortAnswer() {
+        return closingAnswer(400, false, CLEAR_TEXT_ON_TLS_PORT_TEXT);
+    }
+
+    private byte[] closingAnswer(int status, boolean retryAfter, byte[] text) {
         ByteSink sink = new ByteSink(256);
-        ResponseHeadEncoder.statusLine(503, sink);
+        ResponseHeadEncoder.statusLine(status, sink);
         ResponseHeadEncoder.field(ResponseHeadEncoder.DATE, dates.bytes(), sink);
-        ResponseHeadEncoder.field("Retry-After", Integer.toString(RETRY_AFTER_SECONDS), sink);
+        if (retryAfter) ResponseHeadEncoder.field("Retry-After", Integer.toString(RETRY_AFTER_SECONDS), sink);
         ResponseHeadEncoder.field(ResponseHeadEncoder.CONTENT_TYPE, TEXT_PLAIN, sink);
-        ResponseHeadEncoder.field(ResponseHeadEncoder.CONTENT_LENGTH, OVERLOAD_TEXT.length, sink);
+        ResponseHeadEncoder.field(ResponseHeadEncoder.CONTENT_LENGTH, text.length, sink);
         ResponseHeadEncoder.field(ResponseHeadEncoder.CONNECTION, CLOSE, sink);
         ResponseHeadEncoder.end(sink);
-        sink.write(OVERLOAD_TEXT);
+        sink.write(text);
         return Arrays.copyOf(sink.array(), sink.length());
     }
 }

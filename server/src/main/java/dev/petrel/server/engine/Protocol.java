@@ -2,7 +2,7 @@ package dev.petrel.server.engine;
 
 /**
  * A protocol a listener speaks: how to serve an accepted connection, and what to say to one
- * turned away because the server is full.
+ * turned away because the server is full, or one that skipped TLS on a TLS port.
  */
 public interface Protocol {
     /** An engine for one accepted connection; the transport then runs {@link ProtocolConnection#serve()}. */
@@ -14,8 +14,12 @@ public interface Protocol {
      */
     byte[] overloadAnswer();
 
-    /** Whether serving a connection may block a thread (see {@link dev.petrel.server.Handler#mayBlock()}). */
-    default boolean mayBlock() {
-        return true;
+    /**
+     * The whole clear-text answer to a client that spoke this protocol without TLS to a TLS port
+     * (for HTTP a {@code 400} saying to use {@code https://}), or an empty array to close
+     * without a word.
+     */
+    default byte[] clearTextOnTlsPortAnswer() {
+        return new byte[0];
     }
 }

@@ -31,6 +31,15 @@ public interface ProtocolConnection {
      */
     long wakeDeadline();
 
+    /**
+     * Whether the next {@link #serve()} may block its thread (on a handler that waits, or on the
+     * client during a TLS handshake). An event-loop transport runs a serve that never blocks
+     * inline on its loop and the others on a worker; asked before each {@code serve()}.
+     */
+    default boolean mayBlock() {
+        return true;
+    }
+
     /** Finishes the current exchange, if any, then closes; closes at once when idle. */
     void drain();
 

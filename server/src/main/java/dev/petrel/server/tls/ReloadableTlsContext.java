@@ -1,15 +1,11 @@
 package dev.petrel.server.tls;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.Socket;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLSocket;
 
 /**
  * The TLS context a listener uses, replaceable while it runs: {@link #reload()} re-reads and
  * re-checks every file and, only if all is well, swaps in the new context. Each new connection
- * takes the context current when it starts ({@link #newEngine()}, {@link #wrap}); connections
+ * takes the context current when it starts ({@link #newEngine()}); connections
  * already open keep the engine, and so the certificate, they began with.
  *
  * <p>Thread-safe: the current context is one volatile field, read without locking on every
@@ -47,17 +43,6 @@ public final class ReloadableTlsContext {
     /** A server-mode engine from the current context, for one new connection. */
     public SSLEngine newEngine() {
         return current.newEngine();
-    }
-
-    /**
-     * Layers TLS from the current context over an accepted connection (see {@link TlsContext#wrap}).
-     *
-     * @param accepted the plain socket
-     * @param consumed bytes already read from it, or null
-     * @throws IOException when the socket cannot be layered
-     */
-    public SSLSocket wrap(Socket accepted, InputStream consumed) throws IOException {
-        return current.wrap(accepted, consumed);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.petrel.server.tls;
 
+import java.io.IOException;
 import java.io.Serial;
 
 /**
@@ -7,8 +8,11 @@ import java.io.Serial;
  * certificate, an encrypted or mismatched key, a certificate outside its validity dates, a wrong
  * PKCS#12 password, or a setting the JDK does not support. The message is one line that names the
  * file and the problem, ready to print as it is; the cause, when there is one, is for debugging.
+ *
+ * <p>An {@link IOException}, as the files it is about are read at start-up: starting a server
+ * fails with one exception type whether the port or a certificate is the problem.
  */
-public final class TlsConfigException extends Exception {
+public final class TlsConfigException extends IOException {
     @Serial
     private static final long serialVersionUID = 1L;
 

@@ -1,18 +1,14 @@
 package dev.petrel.server.tls;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
 
 /**
  * A loaded, checked TLS configuration: the JSSE {@link SSLContext} (its key manager choosing the
- * certificate by SNI) and the {@link SSLParameters} every server-side engine or socket gets.
+ * certificate by SNI) and the {@link SSLParameters} every server-side engine gets.
  * Immutable; a reload builds a new one (see {@link ReloadableTlsContext}). Made by
  * {@link TlsContextFactory#create}.
  */
@@ -34,7 +30,7 @@ public final class TlsContext {
         return config;
     }
 
-    /** The JSSE context; engines and sockets made from it directly need {@link #parameters()} applied. */
+    /** The JSSE context; engines made from it directly need {@link #parameters()} applied. */
     public SSLContext sslContext() {
         return sslContext;
     }
@@ -76,30 +72,5 @@ public final class TlsContext {
         engine.setUseClientMode(false);
         engine.setSSLParameters(parameters());
         return engine;
-    }
-
-    /**
-     * Makes {@code socket}, created from {@link #sslContext()}, a server socket with the parameters
-     * applied.
-     *
-     * @return the same socket
-     */
-    public SSLSocket configure(SSLSocket socket) {
-        socket.setUseClientMode(false);
-        socket.setSSLParameters(parameters());
-        return socket;
-    }
-
-    /**
-     * Layers server-side TLS over an accepted connection.
-     *
-     * @param accepted the plain socket; closing the TLS socket closes it
-     * @param consumed bytes already read from it (e.g. to tell TLS from plain HTTP), replayed
-     *        into the handshake; null when none
-     * @throws IOException when the socket cannot be layered (e.g. already closed)
-     */
-    public SSLSocket wrap(Socket accepted, InputStream consumed) throws IOException {
-        SSLSocket socket = (SSLSocket) sslContext.getSocketFactory().createSocket(accepted, consumed, true);
-        return configure(socket);
     }
 }

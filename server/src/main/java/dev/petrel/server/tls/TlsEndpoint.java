@@ -1,6 +1,5 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.http.DateCache;
 import dev.petrel.server.engine.Endpoint;
 import java.io.IOException;
 import java.io.Serial;
@@ -108,15 +107,17 @@ public final class TlsEndpoint implements Endpoint {
     }
 
     /**
-     * Answers a client that spoke plain HTTP to the TLS port (see
-     * {@link PlainHttpOnTlsPortException}) in clear text through {@code raw}: a short
-     * {@code 400 Bad Request} saying "This port speaks HTTPS; use https://", with
-     * {@code Connection: close} and nothing of the request echoed, then closes {@code raw}
-     * gracefully so that the client reads the answer before the connection goes. Never throws;
-     * {@code raw} ends up closed.
+     * Answers a client that spoke clear text to the TLS port (see
+     * {@link PlainHttpOnTlsPortException}) with {@code answer}, the protocol's clear-text reply
+     * (see {@link dev.petrel.server.engine.Protocol#clearTextOnTlsPortAnswer()}), through
+     * {@code raw}, then closes {@code raw} gracefully so that the client reads the answer before
+     * the connection goes. Never throws; {@code raw} ends up closed.
      */
-    public static void rejectPlainHttp(Endpoint raw, DateCache dates) {
-        byte[] answer = TlsRecords.plainHttpAnswer(dates);
+    public static void rejectPlainHttp(Endpoint raw, byte[] answer) {
+        if (answer.length == 0) {
+            raw.close();
+            return;
+        }
         try {
             raw.write(answer, 0, answer.length);
         } catch (IOException e) {

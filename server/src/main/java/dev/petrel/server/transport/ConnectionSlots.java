@@ -5,16 +5,17 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The connection limit, as the acceptor sees it: a slot per connection served, and a clock
- * for how long the server has been full. Only the acceptor thread acquires; any thread releases.
+ * The connection limit, as one listener's acceptor sees it: a slot per connection served, taken
+ * from the {@link ConnectionLimit} the listeners share, and a clock for how long the server has
+ * been full. Only this listener's acceptor thread acquires; any thread releases.
  */
 final class ConnectionSlots {
     private final Semaphore free;
     private final long queueNanos;
     private long fullSince; // acceptor thread only; 0 while slots are free
 
-    ConnectionSlots(int maxConnections, Duration queueTimeout) {
-        this.free = new Semaphore(maxConnections);
+    ConnectionSlots(ConnectionLimit limit, Duration queueTimeout) {
+        this.free = limit.free;
         this.queueNanos = queueTimeout.toNanos();
     }
 

@@ -35,24 +35,36 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     private Thread acceptor;
     private volatile boolean stopping;
 
-    Listener(TransportKind kind, ListenerSettings settings, Protocol protocol) {
+    Listener(TransportKind kind, ListenerSettings settings, ConnectionLimit limit, Protocol protocol) {
         this.kind = kind;
         this.settings = settings;
         this.protocol = protocol;
-        this.slots = new ConnectionSlots(settings.maxConnections(), settings.queueTimeout());
+        this.slots = new ConnectionSlots(limit, settings.queueTimeout());
         this.overload = new OverloadAnswer(protocol::overloadAnswer);
     }
 
     /**
-     * Binds {@code address} and starts accepting with the transport {@code kind}.
+     * Binds {@code address} and starts accepting with the transport {@code kind}, serving at most
+     * {@code settings.maxConnections()} connections.
      *
      * @throws java.net.BindException when the address is in use or not local
      */
     public static Listener<?> open(TransportKind kind, InetSocketAddress address, ListenerSettings settings,
                                    Protocol protocol) throws IOException {
+        return open(kind, address, settings, new ConnectionLimit(settings.maxConnections()), protocol);
+    }
+
+    /**
+     * Binds {@code address} and starts accepting with the transport {@code kind}, taking slots
+     * from {@code limit}, which other listeners may share.
+     *
+     * @throws java.net.BindException when the address is in use or not local
+     */
+    public static Listener<?> open(TransportKind kind, InetSocketAddress address, ListenerSettings settings,
+                                   ConnectionLimit limit, Protocol protocol) throws IOException {
         Listener<?> listener = switch (kind) {
-            case BLOCKING, VIRTUAL -> new SocketListener(kind, address, settings, protocol);
-            case NIO -> new NioListener(address, settings, protocol);
+            case BLOCKING, VIRTUAL -> new SocketListener(kind, address, settings, limit, protocol);
+            case NIO -> new NioListener(address, settings, limit, protocol);
         };
         listener.startAccepting();
         return listener;

@@ -13,7 +13,8 @@ import java.util.Objects;
  * {@code Retry-After}, then closes it, until a slot frees: overload gets a fast answer, never a
  * silent reset. A {@code queueTimeout} of zero answers 503 as soon as the server is full.
  *
- * @param maxConnections connections served at once
+ * @param maxConnections connections served at once (by every listener sharing a {@link ConnectionLimit}
+ *        of this size); also what a thread pool is sized for
  * @param backlog accept backlog asked of the kernel
  * @param queueTimeout how long the server may stay full before it turns connections away
  * @param writeTimeout how long a write may wait for the peer to take bytes before the connection is cut

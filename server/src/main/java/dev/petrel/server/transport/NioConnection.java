@@ -13,8 +13,9 @@ import java.nio.channels.SelectionKey;
  *       {@linkplain ProtocolConnection#poll() take them in} and watches its deadline; no thread is
  *       spent on it;
  *   <li><em>running</em>: the engine {@linkplain ProtocolConnection#serve() serves} the
- *       exchange, on a virtual thread when the handler may block, inline on the loop when it
- *       never does; readiness only wakes a worker waiting in the endpoint;
+ *       exchange, on a virtual thread when it {@linkplain ProtocolConnection#mayBlock() may
+ *       block} (a blocking handler, a TLS handshake), inline on the loop when it never does;
+ *       readiness only wakes a worker waiting in the endpoint;
  *   <li><em>lingering</em>: the response has left and the output is shut; the loop discards what
  *       the client still sends until it closes or the linger time ends, then closes.
  * </ul>
@@ -27,7 +28,7 @@ final class NioConnection {
     private final EventLoop loop;
     private final NioEndpoint endpoint;
     private final ProtocolConnection protocol;
-    private final ConnectionExecutor workers; // null: the handler never blocks, run inline on the loop
+    private final ConnectionExecutor workers;
     private final Runnable serveOnWorker = this::serveOnWorker;
     private final Runnable waitOnLoop = this::waitOnLoop;
     private SelectionKey key;
@@ -72,7 +73,7 @@ final class NioConnection {
     private void run() {
         state = State.RUNNING;
         if (key.isValid()) key.interestOps(0);
-        if (workers == null) {
+        if (!protocol.mayBlock()) { // a handler that never blocks, between TLS handshakes too: inline, no hand-over
             if (protocol.serve()) waitOnLoop();
             return;
         }

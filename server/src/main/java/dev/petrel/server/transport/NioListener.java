@@ -23,8 +23,9 @@ final class NioListener extends Listener<SocketChannel> {
     private final long writeTimeoutNanos;
     private int next; // acceptor thread only
 
-    NioListener(InetSocketAddress address, ListenerSettings settings, Protocol protocol) throws IOException {
-        super(TransportKind.NIO, settings, protocol);
+    NioListener(InetSocketAddress address, ListenerSettings settings, ConnectionLimit limit, Protocol protocol)
+            throws IOException {
+        super(TransportKind.NIO, settings, limit, protocol);
         this.serverChannel = ServerSocketChannel.open();
         try {
             serverChannel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -63,7 +64,7 @@ final class NioListener extends Listener<SocketChannel> {
         NioEndpoint endpoint = new NioEndpoint(channel, loop, writeTimeoutNanos);
         ProtocolConnection engine = protocol.open(endpoint);
         endpoint.onClose(() -> closed(engine));
-        NioConnection connection = new NioConnection(loop, endpoint, engine, protocol.mayBlock() ? workers : null);
+        NioConnection connection = new NioConnection(loop, endpoint, engine, workers);
         opened(engine);
         loop.execute(() -> {
             try {

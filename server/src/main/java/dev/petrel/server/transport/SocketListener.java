@@ -20,9 +20,9 @@ final class SocketListener extends Listener<Socket> {
     private final ConnectionExecutor executor;
     private final WriteWatchdog watchdog;
 
-    SocketListener(TransportKind kind, InetSocketAddress address, ListenerSettings settings, Protocol protocol)
-            throws IOException {
-        super(kind, settings, protocol);
+    SocketListener(TransportKind kind, InetSocketAddress address, ListenerSettings settings, ConnectionLimit limit,
+                   Protocol protocol) throws IOException {
+        super(kind, settings, limit, protocol);
         this.serverSocket = new ServerSocket();
         serverSocket.setReuseAddress(true);
         try {

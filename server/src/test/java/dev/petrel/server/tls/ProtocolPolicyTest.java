@@ -149,7 +149,9 @@ class ProtocolPolicyTest {
             listener = (SSLServerSocket) context.sslContext().getServerSocketFactory()
                     .createServerSocket(0, 1, InetAddress.getLoopbackAddress());
             Thread.ofVirtual().start(() -> {
-                try (SSLSocket socket = context.configure((SSLSocket) listener.accept())) {
+                try (SSLSocket socket = (SSLSocket) listener.accept()) {
+                    socket.setUseClientMode(false);
+                    socket.setSSLParameters(context.parameters());
                     socket.setSoTimeout(10_000);
                     socket.startHandshake();
                     handshake.complete(null);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.petrel.http.DateCache;
+import dev.petrel.server.ServerConfig;
+import dev.petrel.server.engine.Http1Protocol;
 import dev.petrel.server.tls.TlsEndpointMemoryEndpoint.Mode;
 import java.io.ByteArrayOutputStream;
 import java.net.SocketException;
@@ -454,7 +456,7 @@ class TlsEndpointMemoryTest {
         assertThatThrownBy(() -> server.handshake(HANDSHAKE_MILLIS)).isInstanceOf(TlsEndpoint.PlainHttpOnTlsPortException.class);
         assertThat(raw.writtenTotal()).as("no TLS alert before the clear-text answer").isZero();
 
-        TlsEndpoint.rejectPlainHttp(raw, new DateCache(CLOCK));
+        TlsEndpoint.rejectPlainHttp(raw, new Http1Protocol((request, response) -> response.send("unused"), ServerConfig.DEFAULT, new DateCache(CLOCK)).clearTextOnTlsPortAnswer());
 
         assertThat(new String(raw.awaitWritten(WAIT), US_ASCII)).isEqualTo("HTTP/1.1 400 Bad Request\r\n"
                 + "Date: Sun, 06 Nov 1994 08:49:37 GMT\r\n"

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.petrel.http.DateCache;
+import dev.petrel.server.ServerConfig;
+import dev.petrel.server.engine.Http1Protocol;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -223,7 +225,7 @@ class TlsEndpointSocketTest {
                 tls.handshake(HANDSHAKE_MILLIS);
                 return null;
             } catch (TlsEndpoint.PlainHttpOnTlsPortException e) {
-                TlsEndpoint.rejectPlainHttp(raw, new DateCache(CLOCK));
+                TlsEndpoint.rejectPlainHttp(raw, new Http1Protocol((request, response) -> response.send("unused"), ServerConfig.DEFAULT, new DateCache(CLOCK)).clearTextOnTlsPortAnswer());
                 return e;
             }
         });

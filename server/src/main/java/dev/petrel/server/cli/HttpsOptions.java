@@ -1,0 +1,52 @@
+package dev.petrel.server.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The HTTPS part of {@code petrel serve}'s options.
+ *
+ * @param port the HTTPS port
+ * @param certificates certificate files with their keys, in the order given; empty for the
+ *        self-signed localhost certificate
+ * @param passwordFile file whose first line is the PKCS#12 password, or null
+ * @param selfSignedDirectory where the self-signed certificate is kept
+ */
+record HttpsOptions(int port, List<CertificateFiles> certificates, Path passwordFile, Path selfSignedDirectory) {
+    /** The HTTPS port when only {@code --https} is given. */
+    static final int DEFAULT_PORT = 8443;
+
+    HttpsOptions {
+        certificates = List.copyOf(certificates);
+    }
+
+    /** Whether HTTPS uses the self-signed localhost certificate, made on first use. */
+    boolean selfSigned() {
+        return certificates.isEmpty();
+    }
+
+    /** The default folder of the self-signed certificate: {@code ~/.petrel/tls}. */
+    static Path defaultSelfSignedDirectory() {
+        return Path.of(System.getProperty("user.home"), ".petrel", "tls");
+    }
+
+    /**
+     * One {@code --tls-cert} with its {@code --tls-key}: a PEM chain and PEM key, or a PKCS#12
+     * file ({@code .p12}, {@code .pfx}) holding both, with no key file.
+     *
+     * @param certificate the certificate file
+     * @param key the key file, or null for PKCS#12
+     */
+    record CertificateFiles(Path certificate, Path key) {
+        /** Whether the certificate file is a PKCS#12 key store, by its name. */
+        boolean pkcs12() {
+            return isPkcs12(certificate);
+        }
+
+        static boolean isPkcs12(Path file) {
+            String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+            return name.endsWith(".p12") || name.endsWith(".pfx");
+        }
+    }
+}
