@@ -28,6 +28,7 @@ class NotApplicableReportTest {
         r.server(new ServerInfo("dummy", Group.BASELINE, "C", null));
         r.server(new ServerInfo("petrel-nio", Group.PETREL, "Petrel nio", null));
         r.server(new ServerInfo("jetty", Group.PEER, "Jetty", null));
+        r.server(new ServerInfo("helidon", Group.PEER, "Helidon, refuses HTTP/1.0", null));
         r.scenario(new ScenarioInfo("connectors", "000", "Connectors", "ab", List.of(
                 new MetricInfo("rps", "requests/s", "req/s", true)), VARIANTS, Layout.SERVERS_BY_VARIANT));
         double[] petrel = {40000, 10000, 30000, 900};
@@ -56,7 +57,8 @@ class NotApplicableReportTest {
                 "| --- | ---: | ---: | ---: | ---: |",
                 "| dummy (baseline) | 80,000 | 20,000 | not applicable | not applicable |",
                 "| **petrel-nio** | 40,000 | 10,000 | 30,000 | 900 |",
-                "| jetty | 30,000 | 8,000 | 20,000 | no result |");
+                "| jetty | 30,000 | 8,000 | 20,000 | no result |",
+                "| helidon | no result | no result | no result | no result |");
     }
 
     @Test
