@@ -15,9 +15,10 @@ import java.util.regex.Pattern;
  * @param keepAliveRequests requests served on a reused connection
  * @param requestsPerSecond the mean rate
  * @param timePerRequestMs mean time per request as seen by one client
+ * @param tls what ab negotiated over HTTPS, or {@code null} for plain HTTP
  */
 record AbOutput(long complete, long failed, long non2xx, long keepAliveRequests, double requestsPerSecond,
-                double timePerRequestMs) {
+                double timePerRequestMs, Tls tls) {
     private static final Pattern COMPLETE = Pattern.compile("^Complete requests:\\s+(\\d+)", Pattern.MULTILINE);
     private static final Pattern FAILED = Pattern.compile("^Failed requests:\\s+(\\d+)", Pattern.MULTILINE);
     private static final Pattern NON_2XX = Pattern.compile("^Non-2xx responses:\\s+(\\d+)", Pattern.MULTILINE);
@@ -25,6 +26,27 @@ record AbOutput(long complete, long failed, long non2xx, long keepAliveRequests,
     private static final Pattern RPS = Pattern.compile("^Requests per second:\\s+([\\d.]+)", Pattern.MULTILINE);
     private static final Pattern TIME_PER_REQUEST =
             Pattern.compile("^Time per request:\\s+([\\d.]+) \\[ms\\] \\(mean\\)$", Pattern.MULTILINE);
+    // "SSL/TLS Protocol:       TLSv1.3,TLS_AES_256_GCM_SHA384,256,256": protocol, cipher, then key bits
+    private static final Pattern TLS_PROTOCOL =
+            Pattern.compile("^SSL/TLS Protocol:\\s+([^,\\s]+),([^,\\s]+)(?:,.*)?$", Pattern.MULTILINE);
+    // "Server Temp Key:        X25519 253 bits": the ephemeral key exchange
+    private static final Pattern TEMP_KEY = Pattern.compile("^Server Temp Key:\\s+(\\S.*?)\\s*$", Pattern.MULTILINE);
+
+    /**
+     * What ab reports of the TLS session of its first connection (ab prints it once per run).
+     *
+     * @param protocol e.g. {@code TLSv1.3}
+     * @param cipher the cipher suite as OpenSSL names it, e.g. {@code TLS_AES_256_GCM_SHA384} or
+     *     {@code ECDHE-ECDSA-AES256-GCM-SHA384}
+     * @param keyExchange the server's ephemeral key, e.g. {@code X25519 253 bits}, or {@code null}
+     *     when ab did not print it
+     */
+    record Tls(String protocol, String cipher, String keyExchange) {
+        /** One line for the report, e.g. {@code TLSv1.3, TLS_AES_256_GCM_SHA384, key exchange X25519 253 bits}. */
+        String summary() {
+            return protocol + ", " + cipher + (keyExchange == null ? "" : ", key exchange " + keyExchange);
+        }
+    }
 
     /** Parses ab's text report; {@link IllegalArgumentException} when it holds no result (ab failed early). */
     static AbOutput parse(String text) {
@@ -34,7 +56,16 @@ record AbOutput(long complete, long failed, long non2xx, long keepAliveRequests,
                 longOf(NON_2XX, text, 0),
                 longOf(KEEP_ALIVE, text, 0),
                 doubleOf(RPS, text),
-                doubleOf(TIME_PER_REQUEST, text));
+                doubleOf(TIME_PER_REQUEST, text),
+                tls(text));
+    }
+
+    /** The TLS line of ab's report, or {@code null} when there is none (a plain HTTP run). */
+    static Tls tls(String text) {
+        Matcher protocol = TLS_PROTOCOL.matcher(text);
+        if (!protocol.find()) return null;
+        Matcher key = TEMP_KEY.matcher(text);
+        return new Tls(protocol.group(1), protocol.group(2), key.find() ? key.group(1) : null);
     }
 
     /**

@@ -2,16 +2,45 @@ package dev.petrel.bench.lab;
 
 import dev.petrel.bench.model.MetricInfo;
 import dev.petrel.bench.model.ScenarioInfo;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * Seeds 000: {@code ab -n 100000 -c 100} with and without keep-alive, the table of Tomcat's BIO,
- * NIO and APR connectors. (The HTTPS columns come with HTTPS.)
+ * Seeds 000: {@code ab -n 100000 -c 100} with and without keep-alive, over HTTP and over HTTPS:
+ * the seed's table of Tomcat's BIO, NIO and APR connectors, with its four columns.
+ *
+ * <p>ab does everything here: Debian's ab speaks TLS through OpenSSL, so no second tool (h2load,
+ * wrk) is needed. Without {@code -k} every ab request opens a connection, so over HTTPS every
+ * request is a full TLS handshake, which is what the seed's "HTTPS no keep-alive" column measured.
+ * ab's own TLS options stay at their defaults ({@code -f} offers TLS 1.2 and 1.3, {@code -Z} the
+ * OpenSSL default cipher list), so each server's defaults decide what is negotiated, and the
+ * report notes what that was.
  */
 final class ConnectorsScenario implements Scenario {
-    static final String KEEP_ALIVE = "HTTP keep-alive";
-    static final String NO_KEEP_ALIVE = "HTTP no keep-alive";
+    /**
+     * One column of the seed's table.
+     *
+     * @param name the variant's name in the report
+     * @param https over TLS, on the server's HTTPS port
+     * @param keepAlive {@code ab -k}
+     */
+    record Variant(String name, boolean https, boolean keepAlive) {
+        /** The URL ab requests for this variant. */
+        String url(Measurement run) {
+            return https ? run.httpsUrl("/") : run.url("/");
+        }
+    }
+
+    static final Variant HTTP_KEEP_ALIVE = new Variant("HTTP keep-alive", false, true);
+    static final Variant HTTP_NO_KEEP_ALIVE = new Variant("HTTP no keep-alive", false, false);
+    static final Variant HTTPS_KEEP_ALIVE = new Variant("HTTPS keep-alive", true, true);
+    static final Variant HTTPS_NO_KEEP_ALIVE = new Variant("HTTPS no keep-alive", true, false);
+    /** The columns, in the seed's order. */
+    static final List<Variant> VARIANTS = List.of(HTTP_KEEP_ALIVE, HTTP_NO_KEEP_ALIVE, HTTPS_KEEP_ALIVE, HTTPS_NO_KEEP_ALIVE);
+    /** Why a server without TLS (the C baseline) has no HTTPS figures. */
+    static final String NO_TLS = "serves no TLS";
+    private static final Duration HTTPS_READY_LIMIT = Duration.ofSeconds(30);
 
     private final boolean quick;
 
@@ -23,34 +52,79 @@ final class ConnectorsScenario implements Scenario {
         return quick ? 2_000 : 100_000;
     }
 
-    @Override
-    public ScenarioInfo info() {
-        return new ScenarioInfo("connectors", "000", "Connectors: 100 concurrent clients, with and without keep-alive",
-                "`ab [-k] -c 100 -n " + requests() + "` against `GET /` (HelloWorld), server on CPU 0, ab on CPU 1, after "
-                        + "a keep-alive warm-up of " + warmup() + " requests. ab speaks HTTP/1.0: without `-k` every "
-                        + "request opens and closes a connection. The seed ran a JSP page on Tomcat 7; here every server "
-                        + "answers the same 10 bytes.",
-                List.of(new MetricInfo("rps", "requests/s", "req/s", true),
-                        new MetricInfo("failed", "failed", "requests", false),
-                        new MetricInfo("time_per_request_ms", "time per request", "ms", false)),
-                List.of(KEEP_ALIVE, NO_KEEP_ALIVE), ScenarioInfo.Layout.SERVERS_BY_VARIANT);
-    }
-
     private int warmup() {
         return quick ? 500 : 20_000;
     }
 
     @Override
+    public ScenarioInfo info() {
+        return new ScenarioInfo("connectors", "000",
+                "Connectors: 100 concurrent clients, with and without keep-alive, over HTTP and HTTPS",
+                "`ab [-k] -c 100 -n " + requests() + "` against `GET /` (HelloWorld) over HTTP, then against "
+                        + "`https://127.0.0.1/` on the server's HTTPS port, server on CPU 0, ab on CPU 1, each protocol after "
+                        + "a keep-alive warm-up of " + warmup() + " requests. ab speaks HTTP/1.0: without `-k` every "
+                        + "request opens and closes a connection, so over HTTPS every request is a full TLS handshake. "
+                        + "Every server presents the same self-signed EC P-256 certificate, made by the lab with the JDK's "
+                        + "keytool, and keeps its own TLS defaults (JSSE everywhere); ab's TLS options are left at their "
+                        + "defaults, and the notes below give what each server negotiated. The C baseline serves no TLS: "
+                        + "its HTTPS cells are not applicable. The seed ran a JSP page on Tomcat 7; here every server "
+                        + "answers the same 10 bytes.",
+                List.of(new MetricInfo("rps", "requests/s", "req/s", true),
+                        new MetricInfo("failed", "failed", "requests", false),
+                        new MetricInfo("time_per_request_ms", "time per request", "ms", false)),
+                VARIANTS.stream().map(Variant::name).toList(), ScenarioInfo.Layout.SERVERS_BY_VARIANT);
+    }
+
+    @Override
+    public boolean https() {
+        return true;
+    }
+
+    @Override
     public void measure(Measurement run) throws Exception {
         Duration limit = Duration.ofSeconds(quick ? 30 : 180);
+        measureHttp(run, limit);
+        measureHttps(run, limit);
+    }
+
+    /** The HTTP columns, after a warm-up over HTTP. */
+    void measureHttp(Measurement run, Duration limit) throws IOException, InterruptedException {
         if (LoadTools.ab(run, "warm-up", run.clientCpu(), true, 100, warmup(), limit, run.url("/")) == null) return;
-        for (String variant : info().variants()) {
-            boolean keepAlive = variant.equals(KEEP_ALIVE);
-            LoadTools.Ab ab = LoadTools.ab(run, variant, run.clientCpu(), keepAlive, 100, requests(), limit, run.url("/"));
-            if (ab == null || !LoadTools.answeredWith2xx(run, variant, ab.output())) continue;
-            run.record(variant, "rps", ab.output().requestsPerSecond());
-            run.record(variant, "failed", ab.output().failed() + ab.output().non2xx());
-            run.record(variant, "time_per_request_ms", ab.output().timePerRequestMs());
+        measure(run, HTTP_KEEP_ALIVE, limit);
+        measure(run, HTTP_NO_KEEP_ALIVE, limit);
+    }
+
+    /**
+     * The HTTPS columns: not applicable for a server without TLS; a problem each when its HTTPS
+     * port does not answer; else measured after a warm-up over HTTPS (JSSE's paths get their own
+     * JIT warm-up).
+     */
+    void measureHttps(Measurement run, Duration limit) throws IOException, InterruptedException {
+        List<Variant> https = VARIANTS.stream().filter(Variant::https).toList();
+        if (!run.server().spec().tls() || run.tls() == null) {
+            for (Variant v : https) run.notApplicable(v.name(), NO_TLS);
+            return;
         }
+        try {
+            run.server().awaitHttps(run.tls().clientContext(), HTTPS_READY_LIMIT);
+        } catch (IOException e) {
+            for (Variant v : https) run.problem(v.name(), e.getMessage() + "; no HTTPS figure");
+            return;
+        }
+        if (LoadTools.ab(run, "HTTPS warm-up", run.clientCpu(), true, 100, warmup(), limit, run.httpsUrl("/")) == null) return;
+        for (Variant v : https) measure(run, v, limit);
+    }
+
+    private void measure(Measurement run, Variant variant, Duration limit) throws IOException, InterruptedException {
+        LoadTools.Ab ab = LoadTools.ab(run, variant.name(), run.clientCpu(), variant.keepAlive(), 100, requests(), limit,
+                variant.url(run));
+        if (ab == null) return;
+        if (variant.https() && ab.output().tls() != null) {
+            run.note("TLS negotiated by ab with " + run.serverName() + ": " + ab.output().tls().summary());
+        }
+        if (!LoadTools.answeredWith2xx(run, variant.name(), ab.output())) return;
+        run.record(variant.name(), "rps", ab.output().requestsPerSecond());
+        run.record(variant.name(), "failed", ab.output().failed() + ab.output().non2xx());
+        run.record(variant.name(), "time_per_request_ms", ab.output().timePerRequestMs());
     }
 }

@@ -24,6 +24,7 @@ import java.util.Map;
  * the report gives medians with min and max. Only 127.0.0.1 is used and every tool run is bounded.
  */
 public final class Lab {
+    /** The HTTP port of every server under test; HTTPS, when a scenario asks for it, is the next one. */
     private static final int PORT = 18_400;
 
     private Lab() {}
@@ -79,6 +80,8 @@ public final class Lab {
             });
         }
         scenarios.forEach(s -> results.scenario(s.info()));
+        LabCertificate tls = null;
+        if (scenarios.stream().anyMatch(Scenario::https)) tls = LabCertificate.obtain(paths.tls(), paths.keytool());
 
         Path dir = paths.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir);
@@ -98,7 +101,8 @@ public final class Lab {
                     notRun++;
                     continue;
                 }
-                runScenario(scenario, servers, options, paths, serverCpu, clientCpu, dir, results, progress);
+                runScenario(scenario, servers, options, scenario.https() ? tls : null, serverCpu, clientCpu, dir, results,
+                        progress);
                 scenario.derive(results);
             }
         } finally {
@@ -111,7 +115,7 @@ public final class Lab {
         return notRun == 0 ? 0 : 1;
     }
 
-    private static void runScenario(Scenario scenario, List<ServerSpec> servers, LabOptions options, LabPaths paths,
+    private static void runScenario(Scenario scenario, List<ServerSpec> servers, LabOptions options, LabCertificate tls,
                                     int serverCpu, int clientCpu, Path dir, RunResults results, Progress progress)
             throws InterruptedException {
         String name = scenario.info().name();
@@ -123,9 +127,9 @@ public final class Lab {
                 ServerSpec spec = order.get(i);
                 progress.step(name, pass, passes, spec.name(), i + 1, order.size());
                 Path log = dir.resolve("logs").resolve(spec.name() + ".log");
-                try (RunningServer server = RunningServer.start(spec, PORT, serverCpu, log, Duration.ofSeconds(60))) {
+                try (RunningServer server = RunningServer.start(spec, PORT, tls, serverCpu, log, Duration.ofSeconds(60))) {
                     captureSample(results, spec, server);
-                    scenario.measure(new Measurement(name, server, PORT, pass, serverCpu, clientCpu, options.quick(),
+                    scenario.measure(new Measurement(name, server, PORT, tls, pass, serverCpu, clientCpu, options.quick(),
                             dir.resolve("raw"), results, progress));
                 } catch (IOException e) {
                     String line = name + " / " + spec.name() + " / pass " + pass + ": " + e.getMessage();

@@ -24,7 +24,7 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
 
             Scenarios (the seed each reproduces in brackets):
               latency      one keep-alive connection, ab -k -c1, across CPUs and on one CPU   [004]
-              connectors   ab -n 100000 -c 100, with and without keep-alive                    [000]
+              connectors   ab -n 100000 -c 100, with and without keep-alive, HTTP and HTTPS    [000]
               single-cpu   peak throughput of a 35 KB HTML page, wrk, server on one CPU         [001]
               ramp         1000..9000 users ramped up within 5 s, 50 requests each, h2load     [003]
               idle         RSS and heap held by 10,000 idle keep-alive connections (lab's own)

@@ -26,6 +26,16 @@ record LabPaths(Path home, Path java) {
         return home.resolve("server/src/main/resources/dev/petrel/server/demo/site/article.html");
     }
 
+    /** Where the lab certificate is made once and reused ({@link LabCertificate}). */
+    Path tls() {
+        return home.resolve("bench/target/lab-tls");
+    }
+
+    /** The lab JDK's keytool, which makes the lab certificate. */
+    Path keytool() {
+        return java.resolveSibling("keytool");
+    }
+
     Path results() {
         return home.resolve("bench/results");
     }

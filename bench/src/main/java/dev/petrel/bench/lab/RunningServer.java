@@ -10,7 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 
 /** A server process the lab started, pinned to a CPU, until {@link #stop()}. */
 final class RunningServer implements AutoCloseable {
@@ -26,12 +29,14 @@ final class RunningServer implements AutoCloseable {
 
     /**
      * Starts {@code spec} on {@code port} pinned to {@code cpu}, logging to {@code log}, and waits
-     * until it answers {@code GET /} with 200, for at most {@code readyLimit}.
+     * until it answers {@code GET /} with 200, for at most {@code readyLimit}. With {@code tls} (and
+     * a server that can), it also listens for HTTPS on {@code port + 1}; see {@link #awaitHttps}.
      */
-    static RunningServer start(ServerSpec spec, int port, int cpu, Path log, Duration readyLimit)
+    static RunningServer start(ServerSpec spec, int port, LabCertificate tls, int cpu, Path log, Duration readyLimit)
             throws IOException, InterruptedException {
         Files.createDirectories(log.getParent());
-        Process process = new ProcessBuilder(Commands.pinned(cpu, spec.command().apply(port)))
+        List<String> command = spec.command().line(port, spec.tls() ? tls : null);
+        Process process = new ProcessBuilder(Commands.pinned(cpu, command))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
@@ -66,6 +71,34 @@ final class RunningServer implements AutoCloseable {
     }
 
     /**
+     * Waits until the HTTPS port ({@code port + 1}) answers {@code GET /} with 200 over a TLS
+     * connection that trusts {@code client}'s certificate only. The HTTP readiness check says
+     * nothing of the second listener, and a server's first TLS handshakes are its slowest (JSSE
+     * loads and initializes then), so this runs before any HTTPS load.
+     *
+     * @throws IOException naming the last failure when the port has not answered within {@code limit}
+     */
+    void awaitHttps(SSLContext client, Duration limit) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        String last = "no attempt";
+        while (true) {
+            if (!process.isAlive()) throw new IOException(spec.name() + " exited with " + process.exitValue());
+            try {
+                String response = fetchRootHttps(client);
+                if (response.startsWith("HTTP/1.1 200") || response.startsWith("HTTP/1.0 200")) return;
+                last = "answered " + response.lines().findFirst().orElse("nothing");
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("HTTPS on port " + (port + 1) + " did not answer GET / with 200 within "
+                        + limit.toSeconds() + " s (last: " + last + ")");
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /**
      * Sends {@code GET / HTTP/1.1} on a fresh connection and returns the exact response (head and
      * body, read by its Content-Length, or to the end of the stream): the sample of each server's
      * bytes that the report shows.
@@ -74,30 +107,50 @@ final class RunningServer implements AutoCloseable {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
             socket.setSoTimeout(2000);
-            OutputStream out = socket.getOutputStream();
-            out.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            ByteArrayOutputStream response = new ByteArrayOutputStream();
-            int headEnd = -1;
-            long bodyLength = -1;
-            byte[] buffer = new byte[4096];
-            while (true) {
-                if (headEnd >= 0 && bodyLength >= 0 && response.size() >= headEnd + bodyLength) break;
-                int n = in.read(buffer);
-                if (n < 0) break;
-                response.write(buffer, 0, n);
-                if (headEnd < 0) {
-                    String text = response.toString(StandardCharsets.ISO_8859_1);
-                    int end = text.indexOf("\r\n\r\n");
-                    if (end >= 0) {
-                        headEnd = end + 4;
-                        bodyLength = contentLength(text.substring(0, end));
-                    }
+            return exchangeRoot(socket);
+        }
+    }
+
+    /**
+     * {@link #fetchRoot()} over TLS on {@code port + 1}; handshake and read each get 5 s, as a cold
+     * JVM's first handshake is slow.
+     */
+    String fetchRootHttps(SSLContext client) throws IOException {
+        try (Socket plain = new Socket()) {
+            plain.connect(new InetSocketAddress("127.0.0.1", port + 1), 1000);
+            plain.setSoTimeout(5000);
+            try (SSLSocket tls = (SSLSocket) client.getSocketFactory().createSocket(plain, "127.0.0.1", port + 1, true)) {
+                tls.startHandshake();
+                return exchangeRoot(tls);
+            }
+        }
+    }
+
+    /** Sends {@code GET /} on {@code socket} and reads the response, within the socket's read timeout. */
+    private static String exchangeRoot(Socket socket) throws IOException {
+        OutputStream out = socket.getOutputStream();
+        out.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        InputStream in = socket.getInputStream();
+        ByteArrayOutputStream response = new ByteArrayOutputStream();
+        int headEnd = -1;
+        long bodyLength = -1;
+        byte[] buffer = new byte[4096];
+        while (true) {
+            if (headEnd >= 0 && bodyLength >= 0 && response.size() >= headEnd + bodyLength) break;
+            int n = in.read(buffer);
+            if (n < 0) break;
+            response.write(buffer, 0, n);
+            if (headEnd < 0) {
+                String text = response.toString(StandardCharsets.ISO_8859_1);
+                int end = text.indexOf("\r\n\r\n");
+                if (end >= 0) {
+                    headEnd = end + 4;
+                    bodyLength = contentLength(text.substring(0, end));
                 }
             }
-            return response.toString(StandardCharsets.ISO_8859_1);
         }
+        return response.toString(StandardCharsets.ISO_8859_1);
     }
 
     private static long contentLength(String head) {

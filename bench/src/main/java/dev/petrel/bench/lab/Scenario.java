@@ -19,6 +19,15 @@ interface Scenario {
         return null;
     }
 
+    /**
+     * Whether the servers should also serve HTTPS, on the port after their HTTP port with the lab
+     * certificate. Only the scenarios that measure HTTPS ask: an idle TLS listener would add
+     * JSSE's classes and contexts to the other scenarios' figures (the idle scenario's heap).
+     */
+    default boolean https() {
+        return false;
+    }
+
     /** Measures one running server in one pass, recording samples through {@code run}. */
     void measure(Measurement run) throws Exception;
 

@@ -17,14 +17,17 @@ final class ServerCatalog {
     /** Heap flags every JVM server gets, so that none wins by memory alone. */
     static final List<String> JVM_OPTIONS = List.of("-Xms512m", "-Xmx512m", "--enable-native-access=ALL-UNNAMED");
 
+    /** The system property that asks a JVM server for HTTPS (servers/LabTls; keep the two in step). */
+    static final String TLS_PROPERTY = "petrel.bench.tls";
+
     private ServerCatalog() {}
 
     static List<ServerSpec> all(LabPaths paths) {
         List<ServerSpec> servers = new ArrayList<>();
         servers.add(new ServerSpec("baseline-c", Group.BASELINE,
                 "do-nothing C server (epoll, one thread, fixed responses): the physical floor",
-                port -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString()),
-                false));
+                (port, tls) -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString()),
+                false, false));
         for (TransportKind kind : TransportKind.values()) {
             servers.add(java(paths, "petrel-" + kind.cliName(), Group.PETREL, "Petrel " + kind.cliName() + " transport",
                     "PetrelHello", kind.cliName()));
@@ -53,17 +56,19 @@ final class ServerCatalog {
 
     private static ServerSpec java(LabPaths paths, String name, Group group, String description, String mainClass,
                                    String... args) {
-        return new ServerSpec(name, group, description, port -> {
+        return new ServerSpec(name, group, description, (port, tls) -> {
             List<String> command = new ArrayList<>();
             command.add(paths.java().toString());
             command.addAll(JVM_OPTIONS);
+            // servers/LabTls reads this: HTTPS on port + 1 with the lab certificate in that folder
+            if (tls != null) command.add("-D" + TLS_PROPERTY + "=" + tls.directory());
             command.add("-cp");
             command.add(paths.libraries() + "/*");
             command.add("dev.petrel.bench.servers." + mainClass);
             command.add(Integer.toString(port));
             command.addAll(List.of(args));
             return command;
-        }, true);
+        }, true, true);
     }
 
     /** The version in the name of the library's jar in the lab's class path, e.g. {@code 11.0.14}. */

@@ -2,7 +2,6 @@ package dev.petrel.bench.lab;
 
 import dev.petrel.bench.model.ServerInfo;
 import java.util.List;
-import java.util.function.IntFunction;
 
 /**
  * A server the lab can run: its name, its role, and the command that starts it on a port.
@@ -11,8 +10,22 @@ import java.util.function.IntFunction;
  * @param name short name used on the command line and in reports
  * @param group Petrel, a peer, or the baseline
  * @param description what it is, with its version
- * @param command the command line for a port (without CPU pinning)
+ * @param command the command line (without CPU pinning)
  * @param jvm whether it runs on the lab's JDK, so that {@code jcmd} can read its heap
+ * @param tls whether it can also serve HTTPS (on the port after its HTTP port, see
+ *     {@link Command}); the C baseline cannot
  */
-record ServerSpec(String name, ServerInfo.Group group, String description, IntFunction<List<String>> command,
-                  boolean jvm) {}
+record ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm,
+                  boolean tls) {
+
+    /** How to start a server. */
+    @FunctionalInterface
+    interface Command {
+        /**
+         * The command line for HTTP on {@code port} and, when {@code tls} is not {@code null} (only
+         * asked of a server whose {@link ServerSpec#tls()} is true), HTTPS on {@code port + 1} with
+         * that certificate.
+         */
+        List<String> line(int port, LabCertificate tls);
+    }
+}

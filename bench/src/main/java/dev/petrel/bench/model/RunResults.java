@@ -17,6 +17,8 @@ public final class RunResults {
     private final Map<String, ScenarioInfo> scenarios = new LinkedHashMap<>();
     private final List<Sample> samples = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
+    private final List<NotApplicable> notApplicable = new ArrayList<>();
+    private final Map<String, List<String>> notes = new LinkedHashMap<>();
 
     /** Results of a run on {@code environment}. */
     public RunResults(Environment environment) {
@@ -48,6 +50,22 @@ public final class RunResults {
         problems.add(text);
     }
 
+    /** Marks a cell as not applicable; marking the same cell again keeps the first reason. */
+    public synchronized void notApplicable(NotApplicable cell) {
+        boolean known = notApplicable.stream().anyMatch(n -> n.scenario().equals(cell.scenario())
+                && n.variant().equals(cell.variant()) && n.server().equals(cell.server()));
+        if (!known) notApplicable.add(cell);
+    }
+
+    /**
+     * Adds a line the report shows under a scenario's tables, such as the TLS session a load tool
+     * negotiated with a server; a line already there is not repeated (every pass may say it).
+     */
+    public synchronized void note(String scenario, String text) {
+        List<String> lines = notes.computeIfAbsent(scenario, k -> new ArrayList<>());
+        if (!lines.contains(text)) lines.add(text);
+    }
+
     /** The servers, in the order added. */
     public synchronized List<ServerInfo> servers() {
         return List.copyOf(servers.values());
@@ -66,6 +84,16 @@ public final class RunResults {
     /** Every sample. */
     public synchronized List<Sample> samples() {
         return Collections.unmodifiableList(new ArrayList<>(samples));
+    }
+
+    /** The cells marked not applicable, in the order marked. */
+    public synchronized List<NotApplicable> notApplicable() {
+        return List.copyOf(notApplicable);
+    }
+
+    /** The notes of a scenario, in the order added. */
+    public synchronized List<String> notes(String scenario) {
+        return List.copyOf(notes.getOrDefault(scenario, List.of()));
     }
 
     /** The problems. */

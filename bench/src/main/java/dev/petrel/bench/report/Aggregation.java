@@ -1,6 +1,7 @@
 package dev.petrel.bench.report;
 
 import dev.petrel.bench.model.MetricInfo;
+import dev.petrel.bench.model.NotApplicable;
 import dev.petrel.bench.model.RunResults;
 import dev.petrel.bench.model.Sample;
 import dev.petrel.bench.model.ScenarioInfo;
@@ -20,7 +21,8 @@ import java.util.Set;
  * the table order of servers, and the primary metric's ratios to the baseline and to the best
  * peer. Every output reads these, so the CSV, Markdown, HTML and charts cannot disagree.
  *
- * <p>Only what has samples is kept: a declared variant or metric nobody measured is left out. A
+ * <p>Only what has samples is kept: a declared variant or metric nobody measured is left out (a
+ * variant some server is marked not applicable in counts as measured). A
  * described server with no sample in a scenario is kept in {@link ScenarioResult#missing()} so the
  * report can say "no result" instead of dropping it. Inconsistencies in the run (samples of an
  * undeclared scenario or metric, of an undescribed server, non-finite values) become
@@ -36,9 +38,11 @@ final class Aggregation {
      * @param toBaseline the primary metric's ratio to the baseline, NaN when not applicable
      * @param toBestPeer the primary metric's ratio to the best peer, NaN when not applicable
      * @param bestPeer whether this is the variant's best peer
+     * @param notApplicable why this server can have no figure in this variant (see
+     *     {@link dev.petrel.bench.model.NotApplicable}), or {@code null}
      */
     record Entry(ServerInfo server, Map<String, Summary> summaries, double toBaseline, double toBestPeer,
-                 boolean bestPeer) {
+                 boolean bestPeer, String notApplicable) {
         boolean hasResult() {
             return !summaries.isEmpty();
         }
@@ -74,10 +78,11 @@ final class Aggregation {
      * @param info as declared
      * @param fileBase the start of its files' names: the name as a slug, unique in the run
      * @param metrics the declared metrics that have samples, in declared order
-     * @param variants the variants that have samples: declared order, then undeclared ones in order
-     *     of appearance
-     * @param servers the servers with samples: by group, then in the order the run described them
-     * @param missing described servers with no sample in this scenario
+     * @param variants the variants that have samples or not-applicable cells: declared order, then
+     *     undeclared ones in order of appearance
+     * @param servers the servers with samples or not-applicable cells: by group, then in the order
+     *     the run described them
+     * @param missing described servers with neither in this scenario
      * @param variantResults per variant, in {@code variants} order
      * @param samples every sample of the scenario, as recorded (for the long CSV)
      */
@@ -217,9 +222,19 @@ final class Aggregation {
         if (nonFinite > 0) problems.add("report: scenario '" + info.name() + "': " + nonFinite
                 + " non-finite values (NaN or infinite) are left out of the summaries");
 
+        // variant -> server -> why it can have no figure there
+        Map<String, Map<String, String>> notApplicable = new LinkedHashMap<>();
+        for (NotApplicable n : results.notApplicable()) {
+            if (!n.scenario().equals(info.name())) continue;
+            notApplicable.computeIfAbsent(n.variant(), k -> new LinkedHashMap<>()).putIfAbsent(n.server(), n.reason());
+            serverNames.add(n.server());
+        }
+
         List<MetricInfo> metrics = info.metrics().stream().filter(m -> measuredMetrics.contains(m.key())).toList();
-        List<String> variants = new ArrayList<>(info.variants().stream().filter(values::containsKey).toList());
+        List<String> variants = new ArrayList<>(info.variants().stream()
+                .filter(v -> values.containsKey(v) || notApplicable.containsKey(v)).toList());
         for (String v : values.keySet()) if (!variants.contains(v)) variants.add(v);
+        for (String v : notApplicable.keySet()) if (!variants.contains(v)) variants.add(v);
 
         List<ServerInfo> servers = new ArrayList<>();
         List<ServerInfo> missing = new ArrayList<>();
@@ -238,13 +253,17 @@ final class Aggregation {
 
         MetricInfo primary = metrics.contains(info.primary()) ? info.primary() : null;
         List<VariantResult> variantResults = new ArrayList<>();
-        for (String v : variants) variantResults.add(variant(v, values.get(v), servers, primary));
+        for (String v : variants) {
+            variantResults.add(variant(v, values.getOrDefault(v, Map.of()), notApplicable.getOrDefault(v, Map.of()),
+                    servers, primary));
+        }
         return new ScenarioResult(info, base, metrics, List.copyOf(variants), List.copyOf(servers), List.copyOf(missing),
                 List.copyOf(variantResults), own);
     }
 
     private static VariantResult variant(String name, Map<String, Map<String, List<Double>>> byServer,
-                                         List<ServerInfo> servers, MetricInfo primary) {
+                                         Map<String, String> notApplicable, List<ServerInfo> servers,
+                                         MetricInfo primary) {
         Map<String, Map<String, Summary>> summaries = new LinkedHashMap<>();
         for (ServerInfo server : servers) {
             Map<String, Summary> own = new LinkedHashMap<>();
@@ -277,7 +296,8 @@ final class Aggregation {
             Summary p = primary == null ? null : own.get(primary.key());
             double toBaseline = p == null || baseline == null ? Double.NaN : ratio(primary, p.median(), baselineMedian);
             double toBestPeer = p == null || bestPeer == null ? Double.NaN : ratio(primary, p.median(), bestPeerMedian);
-            entries.add(new Entry(server, Map.copyOf(own), toBaseline, toBestPeer, server == bestPeer));
+            entries.add(new Entry(server, Map.copyOf(own), toBaseline, toBestPeer, server == bestPeer,
+                    notApplicable.get(server.name())));
         }
         entries.sort(tableOrder(primary));
         return new VariantResult(name, List.copyOf(entries), baseline, bestPeer);

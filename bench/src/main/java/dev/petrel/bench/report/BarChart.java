@@ -21,9 +21,10 @@ final class BarChart {
      * @param label the server's name (and mark)
      * @param bold whether to draw the label bold (Petrel)
      * @param group the colour
-     * @param bars the bars, empty for "no result"
+     * @param bars the bars; when empty, {@code absent} is written instead
+     * @param absent why there is no bar: "no result" or "not applicable"
      */
-    record Band(String label, boolean bold, Group group, List<Bar> bars) {}
+    record Band(String label, boolean bold, Group group, List<Bar> bars, String absent) {}
 
     /**
      * A bar.
@@ -82,7 +83,7 @@ final class BarChart {
             svg.text(left - keyW - 10, y + h / 2 + 4, band.label(), "text-anchor", "end",
                     "font-weight", band.bold() ? "bold" : "normal");
             if (band.bars().isEmpty()) {
-                svg.text(left + 6, y + h / 2 + 4, Tables.NO_RESULT, "fill", Svg.MUTED, "font-style", "italic");
+                svg.text(left + 6, y + h / 2 + 4, band.absent(), "fill", Svg.MUTED, "font-style", "italic");
             }
             for (int j = 0; j < band.bars().size(); j++) {
                 bar(svg, band, band.bars().get(j), y + bandPad / 2 + j * (barH + gap), barH, left, plotW, scale, unit,

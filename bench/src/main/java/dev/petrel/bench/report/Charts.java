@@ -126,10 +126,11 @@ final class Charts {
                 if (s != null) bars.add(new BarChart.Bar(keyed ? metrics.get(j).key() : null, s, opacity));
             }
             String label = e.server().name() + (e.bestPeer() ? " (best peer)" : "");
-            bands.add(new BarChart.Band(label, e.server().group() == Group.PETREL, e.server().group(), bars));
+            String absent = e.notApplicable() != null ? Tables.NOT_APPLICABLE : Tables.NO_RESULT;
+            bands.add(new BarChart.Band(label, e.server().group() == Group.PETREL, e.server().group(), bars, absent));
         }
         for (ServerInfo s : missing) {
-            bands.add(new BarChart.Band(s.name(), s.group() == Group.PETREL, s.group(), List.of()));
+            bands.add(new BarChart.Band(s.name(), s.group() == Group.PETREL, s.group(), List.of(), Tables.NO_RESULT));
         }
         return bands;
     }

@@ -2,6 +2,7 @@ package dev.petrel.bench.report;
 
 import dev.petrel.bench.model.Environment;
 import dev.petrel.bench.model.MetricInfo;
+import dev.petrel.bench.model.RunResults;
 import dev.petrel.bench.model.ScenarioInfo.Layout;
 import dev.petrel.bench.model.ServerInfo;
 import dev.petrel.bench.report.Aggregation.ScenarioResult;
@@ -78,7 +79,7 @@ final class Outline {
         if (!servers.isEmpty()) blocks.add(new Samples(servers));
 
         for (ScenarioResult scenario : aggregation.scenarios()) {
-            blocks.addAll(scenario(scenario, charts.stream().filter(c -> c.scenario().equals(scenario.info().name())).toList()));
+            blocks.addAll(scenario(aggregation.results(), scenario, charts.stream().filter(c -> c.scenario().equals(scenario.info().name())).toList()));
         }
 
         blocks.add(new Heading(2, "Problems"));
@@ -102,7 +103,7 @@ final class Outline {
         return facts;
     }
 
-    private static List<Block> scenario(ScenarioResult scenario, List<Chart> charts) {
+    private static List<Block> scenario(RunResults results, ScenarioResult scenario, List<Chart> charts) {
         List<Block> blocks = new ArrayList<>();
         String seed = scenario.info().seed();
         blocks.add(new Heading(2, scenario.info().title() + (seed == null || seed.isBlank() ? "" : " [seeds " + seed + "]")));
@@ -130,6 +131,11 @@ final class Outline {
 
         if (perVariant) {
             List<VariantResult> variants = scenario.variantResults();
+            if (variants.size() > 1) {
+                Table overview = Tables.headlineByServer(scenario, scenario.missing());
+                blocks.add(new Heading(3, overview.heading()));
+                blocks.add(new TableBlock(overview));
+            }
             for (int i = 0; i < variants.size(); i++) {
                 VariantResult v = variants.get(i);
                 Table table = Tables.serversOfVariant(scenario, v, i == 0 ? scenario.missing() : List.of());
@@ -145,6 +151,11 @@ final class Outline {
                 blocks.add(new Heading(3, table.heading()));
                 blocks.add(new TableBlock(table));
             }
+        }
+        List<String> notes = results.notes(scenario.info().name());
+        if (!notes.isEmpty()) {
+            blocks.add(new Heading(3, "Notes"));
+            blocks.add(new Items(notes));
         }
         if (!charts.isEmpty()) blocks.add(new Images(charts));
         return blocks;

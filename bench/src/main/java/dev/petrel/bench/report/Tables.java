@@ -17,6 +17,7 @@ import java.util.List;
 /** Builds the report's tables from an {@link Aggregation}; formatting only, no arithmetic. */
 final class Tables {
     static final String NO_RESULT = "no result";
+    static final String NOT_APPLICABLE = "not applicable";
 
     private Tables() {}
 
@@ -50,7 +51,8 @@ final class Tables {
             List<Cell> cells = new ArrayList<>();
             cells.add(serverCell(e.server(), e.bestPeer()));
             if (!e.hasResult()) {
-                rows.add(noResult(cells, columns.size()));
+                rows.add(e.notApplicable() != null ? notApplicable(cells, e.notApplicable(), columns.size())
+                        : noResult(cells, columns.size()));
                 continue;
             }
             for (MetricInfo m : scenario.metrics()) cells.add(metricCell(e.summary(m.key()), m));
@@ -64,6 +66,39 @@ final class Tables {
             rows.add(noResult(cells, columns.size()));
         }
         return new Table(variant.name(), columns, rows);
+    }
+
+    /**
+     * SERVERS_BY_VARIANT overview: the headline metric's median, a row per server and a column per
+     * variant, as the seeds' tables read (a connector per row; keep-alive, no keep-alive, HTTPS...
+     * across). Rows are in the scenario's server order (baseline, Petrel, peers); servers without
+     * any sample last. A cell says "not applicable" or "no result" where it has no figure.
+     */
+    static Table headlineByServer(ScenarioResult scenario, List<ServerInfo> missing) {
+        MetricInfo m = headline(scenario);
+        List<Column> columns = new ArrayList<>();
+        columns.add(new Column("Server", false));
+        for (VariantResult v : scenario.variantResults()) columns.add(new Column(v.name(), true));
+        List<Row> rows = new ArrayList<>();
+        for (ServerInfo s : scenario.servers()) {
+            List<Cell> cells = new ArrayList<>();
+            cells.add(serverCell(s, false));
+            for (VariantResult v : scenario.variantResults()) {
+                Entry e = v.entry(s.name());
+                Summary sum = e.summary(m.key());
+                cells.add(Cell.of(sum != null ? Format.value(sum.median(), m.unit())
+                        : e.notApplicable() != null ? NOT_APPLICABLE : NO_RESULT));
+            }
+            rows.add(new Row(style(s.group(), false), cells));
+        }
+        for (ServerInfo s : missing) {
+            // every column says it: this is the table a reader scans across
+            List<Cell> cells = new ArrayList<>();
+            cells.add(serverCell(s, false));
+            for (int i = 1; i < columns.size(); i++) cells.add(Cell.of(NO_RESULT));
+            rows.add(new Row(Style.NO_RESULT, cells));
+        }
+        return new Table(Format.heading(m.label(), m.unit()) + ", median per server", columns, rows);
     }
 
     /**
@@ -131,6 +166,13 @@ final class Tables {
         boolean spread = !Format.value(s.min(), m.unit()).equals(Format.value(s.max(), m.unit()));
         String range = spread ? Format.range(s.min(), s.max(), m.unit()) : null;
         return new Cell(Format.value(s.median(), m.unit()), range);
+    }
+
+    /** A row with no figure by design: "not applicable", the reason aside. */
+    private static Row notApplicable(List<Cell> cells, String reason, int width) {
+        cells.add(new Cell(NOT_APPLICABLE, reason));
+        while (cells.size() < width) cells.add(Cell.of(""));
+        return new Row(Style.NO_RESULT, cells);
     }
 
     private static Row noResult(List<Cell> cells, int width) {

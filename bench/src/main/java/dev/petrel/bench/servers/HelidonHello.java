@@ -1,9 +1,14 @@
 package dev.petrel.bench.servers;
 
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.HttpRouting;
+import java.util.function.Consumer;
 
 /**
  * Helidon SE 4 (virtual thread per connection) with two routes: the page, and everything else.
+ * HTTPS, when the lab asks for it, is a second, named listener with the same routes and a TLS
+ * configuration built on a JSSE context with the JDK's defaults.
  *
  * <p>Helidon 4 serves HTTP/1.1 only: an HTTP/1.0 request, which is all ab sends, gets
  * {@code 505 HTTP Version Not Supported} and a closed connection, by design (helidon #9648). Measure
@@ -17,21 +22,29 @@ public final class HelidonHello {
         int port = Hello.port(args, "HelidonHello PORT");
         Hello.quietLogging();
         byte[] page = Hello.page();
+        Consumer<HttpRouting.Builder> routes = routing -> routing
+                .any(Hello.PAGE_PATH, (request, response) -> {
+                    response.header("Content-Type", Hello.HTML_TYPE);
+                    response.send(page);
+                })
+                .any((request, response) -> {
+                    response.header("Content-Type", Hello.TEXT_TYPE);
+                    response.send(Hello.HELLO);
+                });
 
-        WebServer.builder()
+        WebServerConfig.Builder server = WebServer.builder()
                 .host(Hello.HOST)
                 .port(port)
-                .routing(routing -> routing
-                        .any(Hello.PAGE_PATH, (request, response) -> {
-                            response.header("Content-Type", Hello.HTML_TYPE);
-                            response.send(page);
-                        })
-                        .any((request, response) -> {
-                            response.header("Content-Type", Hello.TEXT_TYPE);
-                            response.send(Hello.HELLO);
-                        }))
-                .build()
-                .start();
-        Hello.runUntilTerminated("helidon", port);
+                .routing(routes);
+        LabTls tls = LabTls.fromSystemProperty(port);
+        if (tls != null) {
+            server.putSocket("https", socket -> socket
+                    .host(Hello.HOST)
+                    .port(tls.port())
+                    .tls(t -> t.sslContext(tls.sslContext()))
+                    .routing(routes));
+        }
+        server.build().start();
+        Hello.runUntilTerminated("helidon", port, tls);
     }
 }

@@ -19,6 +19,12 @@ import java.util.logging.Logger;
  * every other path, whatever the method, answers 200 with the 10 bytes {@code HelloWorld} as
  * {@code text/plain;charset=UTF-8}. Both carry a Content-Length. Each server binds
  * {@value #HOST} only and keeps its own defaults otherwise.
+ *
+ * <p>HTTPS: when the lab sets the system property {@value LabTls#PROPERTY} (the folder of the lab
+ * certificate), every server except the C baseline also answers the same contract over HTTPS on
+ * {@code PORT + 1}, with the lab's certificate and otherwise its own TLS defaults (JSSE, the
+ * protocols and cipher suites it enables by default). Without the property it listens for HTTP
+ * only, as the scenarios that measure plain HTTP want. See {@link LabTls}.
  */
 final class Hello {
     /** The only address a server under test binds. */
@@ -89,8 +95,9 @@ final class Hello {
      * Blocks the main thread until the JVM is stopped. SIGTERM runs the shutdown hooks (none of ours)
      * and halts, however many server threads are still running.
      */
-    static void runUntilTerminated(String name, int port) throws InterruptedException {
-        System.err.println(name + " listening on http://" + HOST + ":" + port + "/");
+    static void runUntilTerminated(String name, int port, LabTls tls) throws InterruptedException {
+        System.err.println(name + " listening on http://" + HOST + ":" + port + "/"
+                + (tls == null ? "" : " and https://" + HOST + ":" + tls.port() + "/"));
         Thread.currentThread().join();
     }
 }

@@ -7,14 +7,19 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * Jetty 12 with a core {@link Handler.Abstract} (no servlet), on the default thread pool. The one
  * change from the defaults: no {@code Server: Jetty(...)} header, so that the headers match the
- * other servers'.
+ * other servers'. HTTPS, when the lab asks for it, is a second connector as Jetty's documentation
+ * builds one: {@link SslConnectionFactory} (JSSE, Jetty's default protocols and cipher exclusions)
+ * in front of HTTP/1.1, with a {@link SecureRequestCustomizer}.
  */
 public final class JettyHello {
     private JettyHello() {}
@@ -31,6 +36,8 @@ public final class JettyHello {
         connector.setHost(Hello.HOST);
         connector.setPort(port);
         server.addConnector(connector);
+        LabTls tls = LabTls.fromSystemProperty(port);
+        if (tls != null) server.addConnector(httpsConnector(server, http, tls));
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
@@ -44,6 +51,20 @@ public final class JettyHello {
             }
         });
         server.start();
-        Hello.runUntilTerminated("jetty", port);
+        Hello.runUntilTerminated("jetty", port, tls);
+    }
+
+    private static ServerConnector httpsConnector(Server server, HttpConfiguration http, LabTls tls) {
+        SslContextFactory.Server ssl = new SslContextFactory.Server();
+        ssl.setKeyStorePath(tls.pkcs12().toString());
+        ssl.setKeyStoreType("PKCS12");
+        ssl.setKeyStorePassword(new String(tls.password()));
+        HttpConfiguration https = new HttpConfiguration(http);
+        https.addCustomizer(new SecureRequestCustomizer());
+        ServerConnector connector = new ServerConnector(server,
+                new SslConnectionFactory(ssl, "http/1.1"), new HttpConnectionFactory(https));
+        connector.setHost(Hello.HOST);
+        connector.setPort(tls.port());
+        return connector;
     }
 }

@@ -23,12 +23,19 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
 
 /**
  * Netty 4.2: HttpServerCodec and a handler that answers each request head with a
  * FullHttpResponse, as Netty's own HttpHelloWorldServer example does. Modes: {@code epoll}
  * (native transport) and {@code nio}. One event-loop group with its default size; Netty adds no
  * Date header.
+ *
+ * <p>HTTPS, when the lab asks for it, is a second channel on the same event loops with an
+ * {@code SslHandler} first in the pipeline, from {@link SslContextBuilder#forServer} with the lab's
+ * PEM files. Netty's default provider is OpenSSL when netty-tcnative is on the class path and the
+ * JDK's otherwise; the lab ships only tcnative's classes, not its native library, so this is JSSE.
  */
 public final class NettyHello {
     private NettyHello() {}
@@ -43,18 +50,30 @@ public final class NettyHello {
         boolean epoll = mode.equals("epoll");
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        bind(group, channel, port, null, page);
+        LabTls tls = LabTls.fromSystemProperty(port);
+        if (tls != null) {
+            SslContext ssl = SslContextBuilder.forServer(tls.certificatePem().toFile(), tls.privateKeyPem().toFile()).build();
+            bind(group, channel, tls.port(), ssl, page);
+        }
+        Hello.runUntilTerminated("netty-" + mode, port, tls);
+    }
+
+    /** Listens on {@code port}, over TLS when {@code ssl} is not {@code null}. */
+    private static void bind(EventLoopGroup group, Class<? extends ServerChannel> channel, int port, SslContext ssl,
+                             byte[] page) throws InterruptedException {
         new ServerBootstrap()
                 .group(group)
                 .channel(channel)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (ssl != null) ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
                         ch.pipeline().addLast(new HttpServerCodec(), new HelloHandler(page));
                     }
                 })
                 .bind(Hello.HOST, port)
                 .sync();
-        Hello.runUntilTerminated("netty-" + mode, port);
     }
 
     /** Answers on the request head; the request's content parts, if any, are dropped. */

@@ -3,12 +3,14 @@ package dev.petrel.bench.servers;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
+import dev.petrel.server.tls.TlsConfig;
 import dev.petrel.server.transport.TransportKind;
 
 /**
  * Petrel's own server and router on the transport named on the command line; with a third
  * argument {@code inline}, the handlers are marked non-blocking, which the {@code nio} transport
- * runs on its event loops instead of on virtual threads.
+ * runs on its event loops instead of on virtual threads. HTTPS, when the lab asks for it, is
+ * {@code Server.Builder.https} with the lab's PEM files and {@link TlsConfig}'s defaults.
  */
 public final class PetrelHello {
     private PetrelHello() {}
@@ -30,12 +32,14 @@ public final class PetrelHello {
                 .route("*", Hello.PAGE_PATH, pageHandler)
                 .fallback(hello)
                 .build();
-        Server.builder()
+        LabTls tls = LabTls.fromSystemProperty(port);
+        Server.Builder server = Server.builder()
                 .host(Hello.HOST)
                 .port(port)
                 .transport(transport)
-                .handler(inline ? Handler.nonBlocking(router) : router)
-                .start();
-        Hello.runUntilTerminated("petrel-" + transport.cliName() + (inline ? "-inline" : ""), port);
+                .handler(inline ? Handler.nonBlocking(router) : router);
+        if (tls != null) server.https(tls.port(), TlsConfig.pem(tls.certificatePem(), tls.privateKeyPem()));
+        server.start();
+        Hello.runUntilTerminated("petrel-" + transport.cliName() + (inline ? "-inline" : ""), port, tls);
     }
 }

@@ -14,11 +14,16 @@ import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.coyote.http11.Http11Nio2Protocol;
 import org.apache.coyote.http11.Http11NioProtocol;
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 
 /**
  * Embedded Tomcat with one servlet. Modes: {@code nio} (Http11NioProtocol), {@code nio2}
  * (Http11Nio2Protocol) and {@code virtual} (NIO with the connector's virtual-thread executor).
- * No access log, no JSP, no default servlet; the base folder is a temporary one.
+ * No access log, no JSP, no default servlet; the base folder is a temporary one. HTTPS, when the
+ * lab asks for it, is a second connector of the same protocol and mode with an {@link SSLHostConfig}
+ * holding the lab's PEM files (JSSE: Tomcat uses OpenSSL only with its native library or FFM
+ * listener, neither of which is set up here).
  *
  * <p>Connector settings are Tomcat's defaults, as its users get them (the lab's rule for every
  * peer): among them {@code maxKeepAliveRequests=100}, so a keep-alive client reconnects every 100
@@ -44,19 +49,41 @@ public final class TomcatHello {
         tomcat.setBaseDir(base.toString());
         tomcat.setSilent(true);
 
-        String protocol = mode.equals("nio2") ? Http11Nio2Protocol.class.getName() : Http11NioProtocol.class.getName();
-        Connector connector = new Connector(protocol);
-        connector.setPort(port);
-        set(connector, "address", Hello.HOST);
-        if (mode.equals("virtual")) set(connector, "useVirtualThreads", "true");
+        Connector connector = connector(mode, port);
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);
+        LabTls tls = LabTls.fromSystemProperty(port);
+        if (tls != null) tomcat.getService().addConnector(httpsConnector(mode, tls));
 
         Context context = tomcat.addContext("", base.toString());
         Tomcat.addServlet(context, "hello", new HelloServlet(page));
         context.addServletMappingDecoded("/", "hello");
         tomcat.start();
-        Hello.runUntilTerminated("tomcat-" + mode, port);
+        Hello.runUntilTerminated("tomcat-" + mode, port, tls);
+    }
+
+    private static Connector connector(String mode, int port) {
+        String protocol = mode.equals("nio2") ? Http11Nio2Protocol.class.getName() : Http11NioProtocol.class.getName();
+        Connector connector = new Connector(protocol);
+        connector.setPort(port);
+        set(connector, "address", Hello.HOST);
+        if (mode.equals("virtual")) set(connector, "useVirtualThreads", "true");
+        return connector;
+    }
+
+    /** What server.xml's {@code <Connector SSLEnabled="true">} with one {@code <Certificate>} sets up. */
+    private static Connector httpsConnector(String mode, LabTls tls) {
+        Connector connector = connector(mode, tls.port());
+        connector.setScheme("https");
+        connector.setSecure(true);
+        set(connector, "SSLEnabled", "true");
+        SSLHostConfig host = new SSLHostConfig();
+        SSLHostConfigCertificate certificate = new SSLHostConfigCertificate(host, SSLHostConfigCertificate.Type.EC);
+        certificate.setCertificateFile(tls.certificatePem().toString());
+        certificate.setCertificateKeyFile(tls.privateKeyPem().toString());
+        host.addCertificate(certificate);
+        connector.addSslHostConfig(host);
+        return connector;
     }
 
     /** Sets a connector attribute as server.xml would, failing loudly on a name this Tomcat does not know. */

@@ -4,7 +4,11 @@ import io.undertow.Undertow;
 import io.undertow.util.Headers;
 import java.nio.ByteBuffer;
 
-/** Undertow with one HttpHandler run on the I/O thread: the responses are tiny, so no dispatch. */
+/**
+ * Undertow with one HttpHandler run on the I/O thread: the responses are tiny, so no dispatch.
+ * HTTPS, when the lab asks for it, is a second listener ({@code addHttpsListener}) on a JSSE context
+ * with the JDK's defaults, the handler the same.
+ */
 public final class UndertowHello {
     private UndertowHello() {}
 
@@ -12,9 +16,11 @@ public final class UndertowHello {
         int port = Hello.port(args, "UndertowHello PORT");
         Hello.quietLogging();
         byte[] page = Hello.page();
+        LabTls tls = LabTls.fromSystemProperty(port);
 
-        Undertow server = Undertow.builder()
-                .addHttpListener(port, Hello.HOST)
+        Undertow.Builder builder = Undertow.builder().addHttpListener(port, Hello.HOST);
+        if (tls != null) builder.addHttpsListener(tls.port(), Hello.HOST, tls.sslContext());
+        Undertow server = builder
                 .setHandler(exchange -> {
                     boolean isPage = Hello.PAGE_PATH.equals(exchange.getRequestPath());
                     byte[] body = isPage ? page : Hello.HELLO;
@@ -25,6 +31,6 @@ public final class UndertowHello {
                 })
                 .build();
         server.start();
-        Hello.runUntilTerminated("undertow", port);
+        Hello.runUntilTerminated("undertow", port, tls);
     }
 }

@@ -1,9 +1,17 @@
 package dev.petrel.bench.servers;
 
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.PemKeyCertOptions;
 
-/** Vert.x with one HttpServer on the default event loops. The bodies are Buffers made once. */
+/**
+ * Vert.x with one HttpServer on the default event loops. The bodies are Buffers made once. HTTPS,
+ * when the lab asks for it, is a second HttpServer with {@code ssl} on and the lab's PEM files
+ * (Vert.x's default engine: the JDK's).
+ */
 public final class VertxHello {
     private VertxHello() {}
 
@@ -12,17 +20,29 @@ public final class VertxHello {
         Hello.quietLogging();
         Buffer page = Buffer.buffer(Hello.page());
         Buffer hello = Buffer.buffer(Hello.HELLO);
+        Handler<HttpServerRequest> handler = request -> {
+            boolean isPage = Hello.PAGE_PATH.equals(request.path());
+            request.response()
+                    .putHeader("Content-Type", isPage ? Hello.HTML_TYPE : Hello.TEXT_TYPE)
+                    .end(isPage ? page : hello);
+        };
 
         Vertx vertx = Vertx.vertx();
-        vertx.createHttpServer()
-                .requestHandler(request -> {
-                    boolean isPage = Hello.PAGE_PATH.equals(request.path());
-                    request.response()
-                            .putHeader("Content-Type", isPage ? Hello.HTML_TYPE : Hello.TEXT_TYPE)
-                            .end(isPage ? page : hello);
-                })
+        listen(vertx, new HttpServerOptions(), handler, port);
+        LabTls tls = LabTls.fromSystemProperty(port);
+        if (tls != null) {
+            HttpServerOptions https = new HttpServerOptions().setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
+                    .setCertPath(tls.certificatePem().toString()).setKeyPath(tls.privateKeyPem().toString()));
+            listen(vertx, https, handler, tls.port());
+        }
+        Hello.runUntilTerminated("vertx", port, tls);
+    }
+
+    private static void listen(Vertx vertx, HttpServerOptions options, Handler<HttpServerRequest> handler, int port)
+            throws Exception {
+        vertx.createHttpServer(options)
+                .requestHandler(handler)
                 .listen(port, Hello.HOST)
                 .toCompletionStage().toCompletableFuture().get();
-        Hello.runUntilTerminated("vertx", port);
     }
 }

@@ -40,6 +40,34 @@ class ToolOutputTest {
     }
 
     @Test
+    void readsTheTlsSessionOfAnAbHttpsReport() throws IOException {
+        AbOutput ab = AbOutput.parse(resource("ab-https-keepalive.txt"));
+
+        assertThat(ab.complete()).isEqualTo(1000);
+        assertThat(ab.keepAliveRequests()).isEqualTo(1000);
+        assertThat(ab.tls()).isEqualTo(new AbOutput.Tls("TLSv1.3", "TLS_AES_256_GCM_SHA384", "X25519 253 bits"));
+        assertThat(ab.tls().summary()).isEqualTo("TLSv1.3, TLS_AES_256_GCM_SHA384, key exchange X25519 253 bits");
+    }
+
+    @Test
+    void readsAbHttpsReportWithoutKeepAliveAndWithTls12() throws IOException {
+        AbOutput fresh = AbOutput.parse(resource("ab-https-nokeepalive.txt"));
+        AbOutput tls12 = AbOutput.parse(resource("ab-https-tls12.txt"));
+
+        assertThat(fresh.keepAliveRequests()).isZero();
+        assertThat(fresh.tls().protocol()).isEqualTo("TLSv1.3");
+        assertThat(tls12.tls()).isEqualTo(new AbOutput.Tls("TLSv1.2", "ECDHE-ECDSA-AES256-GCM-SHA384", "X25519 253 bits"));
+    }
+
+    @Test
+    void plainHttpHasNoTlsAndAMissingTempKeyIsLeftOut() throws IOException {
+        assertThat(AbOutput.parse(resource("ab-keepalive.txt")).tls()).isNull();
+        AbOutput.Tls bare = AbOutput.tls("Server Port:            443\nSSL/TLS Protocol:       TLSv1.2,AES128-SHA,128,128\n");
+        assertThat(bare).isEqualTo(new AbOutput.Tls("TLSv1.2", "AES128-SHA", null));
+        assertThat(bare.summary()).isEqualTo("TLSv1.2, AES128-SHA");
+    }
+
+    @Test
     void readsAbPercentilesInMicroseconds() throws IOException {
         Map<Integer, Double> p = AbOutput.percentilesMicros(resource("ab-keepalive-percentiles.csv"), 50, 99, 100);
 
