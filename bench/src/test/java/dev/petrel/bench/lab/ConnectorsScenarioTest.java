@@ -59,6 +59,15 @@ class ConnectorsScenarioTest {
     }
 
     @Test
+    void httpsWithoutKeepAliveRunsFewerRequestsSinceEachIsAFullHandshake() {
+        ConnectorsScenario full = new ConnectorsScenario(false);
+        assertThat(ConnectorsScenario.VARIANTS).map(full::requests).containsExactly(100_000, 100_000, 100_000, 10_000);
+        ConnectorsScenario quick = new ConnectorsScenario(true);
+        assertThat(ConnectorsScenario.VARIANTS).map(quick::requests).containsExactly(2_000, 2_000, 2_000, 500);
+        assertThat(full.info().method()).contains("-n 100000` (10000 for HTTPS without keep-alive");
+    }
+
+    @Test
     void theSeedsFourColumnsInOrder() {
         ConnectorsScenario scenario = new ConnectorsScenario(true);
 
