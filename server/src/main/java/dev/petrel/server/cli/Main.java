@@ -123,7 +123,10 @@ public final class Main {
             // Without signal handlers the JVM still runs shutdown hooks on SIGTERM (and exits with 143).
             Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop(options.shutdownGrace())));
         }
-        if (server.servesHttps()) SignalHandling.onHangup(() -> HttpsSetup.reload(server, log));
+        if (server.servesHttps() && !SignalHandling.onHangup(() -> HttpsSetup.reload(server, log))) {
+            log.log(System.Logger.Level.INFO, "SIGHUP is ignored by this process (started with nohup?): "
+                    + "certificates given with --tls-cert reload when their files change");
+        }
         long readyMillis = Duration.between(jvmStart(), Instant.now()).toMillis();
         List<String> urls = new ArrayList<>();
         if (server.servesPlainHttp()) urls.add("http://" + hostForUrl(server.address()) + ":" + server.address().getPort() + "/");

@@ -19,11 +19,15 @@ final class SignalHandling {
         }
     }
 
-    /** Runs {@code action} on SIGHUP (the usual "reload your files" signal); returns false when it cannot be handled. */
+    /**
+     * Runs {@code action} on SIGHUP (the usual "reload your files" signal); returns false when it
+     * cannot be handled, among others when the process was started with SIGHUP ignored (as
+     * {@code nohup} does): the JVM then installs no handler and says so by returning SIG_IGN.
+     */
     static boolean onHangup(Runnable action) {
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> action.run());
-            return true;
+            sun.misc.SignalHandler previous = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> action.run());
+            return previous != sun.misc.SignalHandler.SIG_IGN;
         } catch (IllegalArgumentException | LinkageError e) {
             return false;
         }

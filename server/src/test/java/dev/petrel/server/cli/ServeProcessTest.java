@@ -51,7 +51,8 @@ class ServeProcessTest {
 
         Path log = dir.resolve("serve.log");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+        // env --default-signal: a test run under nohup would hand its ignored SIGHUP down to the server
+        Process process = new ProcessBuilder("env", "--default-signal=HUP", java.toString(), "-cp", System.getProperty("java.class.path"),
                 "dev.petrel.server.cli.Main", "serve", "--port", "0", "--https-port", "0",
                 "--tls-cert", cert.toString(), "--tls-key", key.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
