@@ -20,6 +20,12 @@ final class ByteStore {
         bytes[length++] = b;
     }
 
+    void append(byte[] src, int off, int len) {
+        if (length + len > bytes.length) bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + len));
+        System.arraycopy(src, off, bytes, length, len);
+        length += len;
+    }
+
     int length() {
         return length;
     }
