@@ -5,6 +5,7 @@ import dev.petrel.http.HttpVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.util.Map;
 
 /**
  * The request a {@link Handler} answers. Valid only while the handler runs: the server reuses
@@ -65,4 +66,20 @@ public interface Request {
 
     /** The server address the request arrived on. */
     InetSocketAddress localAddress();
+
+    /**
+     * What the client negotiated over TLS, or {@code null} when it did not use TLS. Over AJP,
+     * what the front end reported of its own TLS connection with the client.
+     */
+    default TlsDetails tls() {
+        return null;
+    }
+
+    /**
+     * Request attributes a front end forwarded over AJP and the AJP connector allows (see
+     * {@code AjpConfig}); empty for requests received over HTTP.
+     */
+    default Map<String, String> attributes() {
+        return Map.of();
+    }
 }

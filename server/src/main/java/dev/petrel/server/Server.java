@@ -2,6 +2,8 @@ package dev.petrel.server;
 
 import dev.petrel.http.DateCache;
 import dev.petrel.http.HttpLimits;
+import dev.petrel.server.ajp.AjpConfig;
+import dev.petrel.server.engine.AjpProtocol;
 import dev.petrel.server.engine.Http1Protocol;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.tls.CertificateWatcher;
@@ -25,7 +27,7 @@ import java.util.Objects;
 
 /**
  * A Petrel HTTP/1.1 server: one handler served on one transport, over plain HTTP, HTTPS, or
- * both on two ports.
+ * both on two ports, and optionally over AJP/1.3 to a front end such as Apache httpd.
  *
  * <pre>{@code
  * Server server = Server.builder()
@@ -38,16 +40,19 @@ import java.util.Objects;
  * }</pre>
  */
 public final class Server implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("dev.petrel.server");
     private final Listener<?> http;  // null when plain HTTP is off
     private final Listener<?> https; // null without TLS
+    private final Listener<?> ajp;   // null without AJP
     private final ReloadableTlsContext tls;
     private final CertificateWatcher watcher;
     private final Duration shutdownGrace;
 
-    private Server(Listener<?> http, Listener<?> https, ReloadableTlsContext tls, CertificateWatcher watcher,
+    private Server(Listener<?> http, Listener<?> https, Listener<?> ajp, ReloadableTlsContext tls, CertificateWatcher watcher,
                    Duration shutdownGrace) {
         this.http = http;
         this.https = https;
+        this.ajp = ajp;
         this.tls = tls;
         this.watcher = watcher;
         this.shutdownGrace = shutdownGrace;
@@ -58,9 +63,28 @@ public final class Server implements AutoCloseable {
         return new Builder();
     }
 
-    /** The plain HTTP address, or the HTTPS one when plain HTTP is off. */
+    /** The plain HTTP address, else the HTTPS one, else the AJP one. */
     public InetSocketAddress address() {
-        return (http != null ? http : https).address();
+        return first().address();
+    }
+
+    private Listener<?> first() {
+        return http != null ? http : https != null ? https : ajp;
+    }
+
+    /**
+     * The AJP address.
+     *
+     * @throws IllegalStateException when the server was built without {@link Builder#ajp}
+     */
+    public InetSocketAddress ajpAddress() {
+        if (ajp == null) throw new IllegalStateException("this server has no AJP listener");
+        return ajp.address();
+    }
+
+    /** Whether the server listens for AJP. */
+    public boolean servesAjp() {
+        return ajp != null;
     }
 
     /**
@@ -85,12 +109,16 @@ public final class Server implements AutoCloseable {
 
     /** The transport serving connections. */
     public TransportKind transport() {
-        return (http != null ? http : https).kind();
+        return first().kind();
     }
 
     /** Connections open now, on every listener. */
     public int liveConnections() {
-        return (http != null ? http.liveConnections() : 0) + (https != null ? https.liveConnections() : 0);
+        int live = 0;
+        for (Listener<?> listener : new Listener<?>[] {http, https, ajp}) {
+            if (listener != null) live += listener.liveConnections();
+        }
+        return live;
     }
 
     /**
@@ -125,7 +153,7 @@ public final class Server implements AutoCloseable {
         long deadline = System.nanoTime() + grace.toNanos();
         boolean clean = true;
         // stopped one after the other, each within what is left of the one grace period
-        for (Listener<?> listener : new Listener<?>[] {http, https}) {
+        for (Listener<?> listener : new Listener<?>[] {http, https, ajp}) {
             if (listener == null) continue;
             clean &= listener.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         }
@@ -155,6 +183,8 @@ public final class Server implements AutoCloseable {
         private int httpsPort = -1;
         private TlsConfig tlsConfig;
         private boolean watchCertificates;
+        private int ajpPort = -1;
+        private AjpConfig ajpConfig;
 
         private Builder() {}
 
@@ -181,7 +211,19 @@ public final class Server implements AutoCloseable {
             return this;
         }
 
-        /** Whether to listen for plain HTTP on {@link #port(int)} (default true); false needs {@link #https}. */
+        /**
+         * Serves AJP/1.3 on {@code port} (0 picks a free one, see {@link Server#ajpAddress()}) for a
+         * front end such as Apache httpd with mod_jk or mod_proxy_ajp: same transport, limits and
+         * handler as HTTP, on the host of {@code config} ({@code 127.0.0.1} by default). A
+         * listener without a secret logs a warning at start.
+         */
+        public Builder ajp(int port, AjpConfig config) {
+            this.ajpPort = checkPort(port);
+            this.ajpConfig = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /** Whether to listen for plain HTTP on {@link #port(int)} (default true); false needs {@link #https} or {@link #ajp}. */
         public Builder plainHttp(boolean enabled) {
             this.plainHttp = enabled;
             return this;
@@ -208,7 +250,7 @@ public final class Server implements AutoCloseable {
         }
 
         /**
-         * Connections served at once, over plain HTTP and HTTPS together; more wait in the accept backlog, then are turned away (see
+         * Connections served at once, over every listener together; more wait in the accept backlog, then are turned away (see
          * {@link #queueTimeout}). Default: the transport's own, {@link TransportKind#defaultMaxConnections()}.
          */
         public Builder maxConnections(int maxConnections) {
@@ -284,41 +326,52 @@ public final class Server implements AutoCloseable {
          */
         public Server start() throws IOException {
             if (handler == null) throw new IllegalStateException("no handler set");
-            if (!plainHttp && tlsConfig == null) throw new IllegalStateException("plain HTTP is off and no HTTPS is set");
+            if (!plainHttp && tlsConfig == null && ajpConfig == null) {
+                throw new IllegalStateException("plain HTTP is off and neither HTTPS nor AJP is set");
+            }
             ReloadableTlsContext tls = tlsConfig == null ? null : ReloadableTlsContext.load(tlsConfig);
             int limit = maxConnections > 0 ? maxConnections : transport.defaultMaxConnections();
             FileLimit.warnIfBelow(limit);
             ListenerSettings settings = new ListenerSettings(limit, backlog, queueTimeout, config.writeTimeout(), eventLoops);
-            ConnectionLimit shared = new ConnectionLimit(limit); // one limit over HTTP and HTTPS
+            ConnectionLimit shared = new ConnectionLimit(limit); // one limit over every listener
             Protocol protocol = new Http1Protocol(handler, config, new DateCache(clock));
             List<Listener<?>> opened = new ArrayList<>();
             CertificateWatcher watcher = null;
             try {
                 Listener<?> http = null;
                 Listener<?> https = null;
+                Listener<?> ajp = null;
                 if (plainHttp) {
-                    http = open(port, settings, shared, protocol);
+                    http = open(host, port, settings, shared, protocol);
                     opened.add(http);
                 }
                 if (tls != null) {
-                    https = open(httpsPort, settings, shared, new TlsProtocol(protocol, tls));
+                    https = open(host, httpsPort, settings, shared, new TlsProtocol(protocol, tls));
                     opened.add(https);
                     if (watchCertificates) watcher = CertificateWatcher.start(tls);
                 }
-                return new Server(http, https, tls, watcher, shutdownGrace);
-            } catch (IOException | RuntimeException e) {
-                opened.forEach(Listener::close); // no half-started server
+                if (ajpConfig != null) {
+                    ajp = open(ajpConfig.host(), ajpPort, settings, shared, new AjpProtocol(handler, config, ajpConfig));
+                    opened.add(ajp);
+                    if (!ajpConfig.requiresSecret()) {
+                        LOG.log(System.Logger.Level.WARNING, "AJP on " + ajp.address() + " accepts requests without a secret:"
+                                + " anyone who can connect to it can claim any client address, scheme and TLS details");
+                    }
+                }
+                return new Server(http, https, ajp, tls, watcher, shutdownGrace);
+            } catch (IOException | RuntimeException | Error e) {
+                opened.forEach(Listener::close); // no half-started server, whatever failed
                 throw e;
             }
         }
 
         /** Opens one listener; a bind failure names the address, since a server may have two. */
-        private Listener<?> open(int listenPort, ListenerSettings settings, ConnectionLimit limit, Protocol protocol)
-                throws IOException {
+        private Listener<?> open(String listenHost, int listenPort, ListenerSettings settings, ConnectionLimit limit,
+                                 Protocol protocol) throws IOException {
             try {
-                return Listener.open(transport, new InetSocketAddress(host, listenPort), settings, limit, protocol);
+                return Listener.open(transport, new InetSocketAddress(listenHost, listenPort), settings, limit, protocol);
             } catch (BindException e) {
-                BindException named = new BindException(host + ":" + listenPort + ": " + e.getMessage());
+                BindException named = new BindException(listenHost + ":" + listenPort + ": " + e.getMessage());
                 named.initCause(e);
                 throw named;
             }

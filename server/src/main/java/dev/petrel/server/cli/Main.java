@@ -102,7 +102,11 @@ public final class Main {
                 HttpsOptions https = options.https();
                 builder.https(https.port(), HttpsSetup.config(https, log)).watchCertificates(!https.selfSigned());
             }
+            if (options.ajp() != null) builder.ajp(options.ajp().port(), options.ajp().config(System.getenv()));
             server = builder.start();
+        } catch (AjpOptions.SetupException e) {
+            err.println("petrel: cannot serve AJP: " + e.getMessage());
+            return 2;
         } catch (TlsConfigException e) {
             err.println("petrel: cannot serve HTTPS: " + e.getMessage());
             return 1;
@@ -131,6 +135,7 @@ public final class Main {
         List<String> urls = new ArrayList<>();
         if (server.servesPlainHttp()) urls.add("http://" + hostForUrl(server.address()) + ":" + server.address().getPort() + "/");
         if (server.servesHttps()) urls.add("https://" + hostForUrl(server.httpsAddress()) + ":" + server.httpsAddress().getPort() + "/");
+        if (server.servesAjp()) urls.add("ajp://" + hostForUrl(server.ajpAddress()) + ":" + server.ajpAddress().getPort() + "/");
         log.log(System.Logger.Level.INFO, "Petrel {0} ready: transport={1}, {2} serving {3}, in {4} ms since JVM start",
                 Version.get(), options.transport().cliName(), String.join(" and ", urls), site, String.valueOf(readyMillis));
         try {

@@ -1,5 +1,6 @@
 package dev.petrel.server.cli;
 
+import dev.petrel.ajp.AjpPackets;
 import dev.petrel.server.transport.TransportKind;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +21,7 @@ import java.util.List;
  * @param https the HTTPS settings, or null for no HTTPS
  */
 record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
-                    Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https) {
+                    Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https, AjpOptions ajp) {
     static final TransportKind DEFAULT_TRANSPORT = TransportKind.NIO;
 
     static final String HELP = """
@@ -53,9 +54,24 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                                       PETREL_TLS_PASSWORD environment variable, else empty)
               --tls-dir DIR           where --https keeps its self-signed certificate
                                       (default ~/.petrel/tls)
-              --no-http               serve HTTPS only, no plain HTTP
+              --no-http               no plain HTTP: serve HTTPS or AJP only
             Certificate files given with --tls-cert are reloaded when they change, and on SIGHUP.
-            """.formatted(TransportKind.names(), DEFAULT_TRANSPORT.cliName(), defaultLimits(), HttpsOptions.DEFAULT_PORT);
+
+            AJP/1.3, for Apache httpd in front (mod_jk, mod_proxy_ajp), on the same transport:
+              --ajp-port N            serve AJP on port N (8009 is the usual one)
+              --ajp-host ADDR         address for AJP (default 127.0.0.1, whatever --host says)
+              --ajp-secret-file F     first line: the secret the front end must send
+                                      (mod_jk worker.NAME.secret, mod_proxy_ajp secret=); default:
+                                      the %s environment variable
+              --ajp-secret S          the secret itself (other local users can read it in ps)
+              --ajp-no-secret         accept requests without a secret (logs a warning)
+              --ajp-packet-size N     %d to %d, as the front end's max_packet_size or
+                                      ProxyIOBufferSize (default %d)
+              --ajp-allow-attribute A also allow request attribute A (repeatable); requests with
+                                      any other attribute get 403
+            """.formatted(TransportKind.names(), DEFAULT_TRANSPORT.cliName(), defaultLimits(), HttpsOptions.DEFAULT_PORT,
+                    AjpOptions.SECRET_VARIABLE, AjpPackets.DEFAULT_PACKET_SIZE, AjpPackets.MAX_PACKET_SIZE,
+                    AjpPackets.DEFAULT_PACKET_SIZE);
 
     private static String defaultLimits() {
         return java.util.Arrays.stream(TransportKind.values())
@@ -77,6 +93,13 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         List<HttpsOptions.CertificateFiles> certificates = new ArrayList<>();
         Path passwordFile = null;
         Path tlsDir = null;
+        int ajpPort = -1;
+        String ajpHost = null;
+        String ajpSecret = null;
+        Path ajpSecretFile = null;
+        boolean ajpNoSecret = false;
+        int ajpPacketSize = -1;
+        List<String> ajpAttributes = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg;
@@ -127,6 +150,21 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                     if (value != null) throw new UsageException("--no-http takes no value");
                     plainHttp = false;
                 }
+                case "--ajp-port" -> ajpPort = intIn(value != null ? value : next(args, ++i, name), name, 0, 65535);
+                case "--ajp-host" -> ajpHost = value != null ? value : next(args, ++i, name);
+                case "--ajp-secret" -> ajpSecret = value != null ? value : next(args, ++i, name);
+                case "--ajp-secret-file" -> ajpSecretFile = Path.of(value != null ? value : next(args, ++i, name));
+                case "--ajp-no-secret" -> {
+                    if (value != null) throw new UsageException("--ajp-no-secret takes no value");
+                    ajpNoSecret = true;
+                }
+                case "--ajp-packet-size" -> ajpPacketSize = intIn(value != null ? value : next(args, ++i, name), name,
+                        AjpPackets.DEFAULT_PACKET_SIZE, AjpPackets.MAX_PACKET_SIZE);
+                case "--ajp-allow-attribute" -> {
+                    String attribute = value != null ? value : next(args, ++i, name);
+                    if (attribute.isBlank()) throw new UsageException("--ajp-allow-attribute needs a name");
+                    ajpAttributes.add(attribute);
+                }
                 default -> throw new UsageException("unknown option '" + arg + "'");
             }
         }
@@ -139,13 +177,32 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         if ((passwordFile != null || tlsDir != null) && !https) {
             throw new UsageException((passwordFile != null ? "--tls-password-file" : "--tls-dir") + " needs --https");
         }
-        if (!plainHttp && !https) throw new UsageException("--no-http needs --https (or --https-port, --tls-cert)");
+        boolean ajp = ajpPort >= 0;
+        if (!ajp && (ajpHost != null || ajpSecret != null || ajpSecretFile != null || ajpNoSecret || ajpPacketSize > 0
+                || !ajpAttributes.isEmpty())) {
+            throw new UsageException("the --ajp-* options need --ajp-port N");
+        }
+        if (ajpNoSecret && (ajpSecret != null || ajpSecretFile != null)) {
+            throw new UsageException("--ajp-no-secret contradicts --ajp-secret / --ajp-secret-file: choose one");
+        }
+        if (ajpSecret != null && ajpSecretFile != null) {
+            throw new UsageException("--ajp-secret and --ajp-secret-file both give the secret: choose one");
+        }
+        if (ajpSecret != null && ajpSecret.isBlank()) throw new UsageException("--ajp-secret must not be empty");
+        if (!plainHttp && !https && !ajp) throw new UsageException("--no-http needs --https (or --https-port, --tls-cert) or --ajp-port");
         if (https && plainHttp && httpsPort == port && port != 0) {
             throw new UsageException("--https-port " + httpsPort + " is the plain HTTP port too; choose another, or add --no-http");
         }
         HttpsOptions tls = !https ? null : new HttpsOptions(httpsPort, certificates, passwordFile,
                 tlsDir != null ? tlsDir : HttpsOptions.defaultSelfSignedDirectory());
-        return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls);
+        AjpOptions ajpOptions = !ajp ? null : new AjpOptions(ajpPort, ajpHost != null ? ajpHost : AjpOptions.DEFAULT_HOST,
+                ajpSecret, ajpSecretFile, ajpNoSecret, ajpPacketSize > 0 ? ajpPacketSize : AjpOptions.DEFAULT_PACKET_SIZE,
+                ajpAttributes);
+        if (ajp && ajpPort != 0 && ((plainHttp && ajpPort == port) || (https && ajpPort == httpsPort))) {
+            throw new UsageException("--ajp-port " + ajpPort + " is taken by " + (ajpPort == port && plainHttp ? "--port" : "--https-port")
+                    + "; choose another");
+        }
+        return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions);
     }
 
     private static String next(List<String> args, int i, String option) throws UsageException {

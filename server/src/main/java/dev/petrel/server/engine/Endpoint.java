@@ -1,5 +1,6 @@
 package dev.petrel.server.engine;
 
+import dev.petrel.server.TlsDetails;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -88,6 +89,11 @@ public interface Endpoint {
 
     /** The local address. */
     InetSocketAddress localAddress();
+
+    /** What was negotiated over TLS, or {@code null} on a plain connection. */
+    default TlsDetails tls() {
+        return null;
+    }
 
     /** {@code http} for plain connections, {@code https} for TLS ones. */
     default String scheme() {

@@ -13,7 +13,6 @@ import dev.petrel.http.RequestParser;
 import dev.petrel.http.ResponseHeadEncoder;
 import dev.petrel.http.TargetForm;
 import dev.petrel.server.Handler;
-import dev.petrel.server.HttpStatusException;
 import dev.petrel.server.ServerConfig;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -32,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * {@code maxDrainBytes}, and the server is not stopping. Pipelined requests wait in the input
  * buffer and are answered in order, one at a time.
  */
-public final class Http1Connection implements ProtocolConnection, Http1Response.Exchange {
+public final class Http1Connection implements ProtocolConnection, Http1Response.Exchange, HandlerInvocation.Exchange {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.http1");
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CLOSE = "close".getBytes(StandardCharsets.US_ASCII);
@@ -296,26 +295,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         request.begin(head, path);
         response.begin(this);
         try {
-            try {
-                handler.handle(request, response);
-                response.finish(); // inside: an uncommitted response the handler got wrong is its failure too
-            } catch (HttpStatusException e) {
-                if (!answerWithError(e.status(), e.getMessage())) return false;
-            } catch (IOException e) {
-                if (response.committed()) throw e; // the client is gone, or the response broke
-                if (body.failed()) {
-                    // the body read timed out or was cut short: the framing is lost, so answer and close
-                    if (!answerWithError(400, "Request body incomplete")) return false;
-                } else {
-                    // the handler's own I/O (a file, a database) failed with nothing sent: a 500 like any
-                    // exception; were the client gone instead, writing the 500 fails and the connection ends
-                    LOG.log(System.Logger.Level.WARNING, "handler failed on " + head.method() + " " + head.target(), e);
-                    if (!answerWithError(500, HttpStatus.reason(500))) return false;
-                }
-            } catch (Exception | AssertionError | LinkageError | StackOverflowError e) {
-                LOG.log(System.Logger.Level.WARNING, "handler failed on " + head.method() + " " + head.target(), e);
-                if (!answerWithError(500, HttpStatus.reason(500))) return false;
-            }
+            if (!HandlerInvocation.run(handler, request, response, this)) return false;
             response.finish();
         } catch (IOException e) {
             LOG.log(System.Logger.Level.DEBUG, () -> "response to " + endpoint.remoteAddress() + " failed: " + e);
@@ -332,8 +312,31 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         return true;
     }
 
+    // ---- the handler's exchange, as HandlerInvocation sees it ----
+
+    @Override
+    public void finish() throws IOException {
+        response.finish();
+    }
+
+    @Override
+    public boolean committed() {
+        return response.committed();
+    }
+
+    @Override
+    public boolean bodyFailed() {
+        return body.failed();
+    }
+
+    @Override
+    public String describe() {
+        return head.method() + " " + head.target();
+    }
+
     /** Replaces an uncommitted response by an error; returns false when the head had left and the connection must be cut. */
-    private boolean answerWithError(int status, String message) throws IOException {
+    @Override
+    public boolean answerWithError(int status, String message) throws IOException {
         if (response.committed()) {
             abort(); // the client sees a truncated response rather than a wrong one
             return false;

@@ -5,6 +5,7 @@ import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HttpVersion;
 import dev.petrel.http.RequestHead;
 import dev.petrel.server.Request;
+import dev.petrel.server.TlsDetails;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 
@@ -93,6 +94,11 @@ final class Http1Request implements Request {
     @Override
     public InetSocketAddress localAddress() {
         return endpoint.localAddress();
+    }
+
+    @Override
+    public TlsDetails tls() {
+        return endpoint.tls();
     }
 
     @Override

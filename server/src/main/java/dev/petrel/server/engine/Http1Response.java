@@ -116,11 +116,7 @@ final class Http1Response implements Response {
     @Override
     public Response status(int status) {
         checkOpen();
-        if (status < 100 || status > 999) throw new IllegalArgumentException("status must have three digits: " + status);
-        if (status == 101 || (status >= 100 && status < 200)) {
-            throw new IllegalArgumentException("interim and upgrade responses are the server's to send: " + status);
-        }
-        this.status = status;
+        this.status = ResponseRules.checkStatus(status);
         return this;
     }
 
@@ -147,18 +143,10 @@ final class Http1Response implements Response {
 
     /** Content-Length and Transfer-Encoding belong to the engine; a declared length is taken as {@link #contentLength}. */
     private boolean isFraming(String name, String value) {
-        if ("Content-Length".equalsIgnoreCase(name)) {
-            try {
-                contentLength(Long.parseLong(value.strip()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("invalid Content-Length: " + value);
-            }
-            return true;
-        }
-        if ("Transfer-Encoding".equalsIgnoreCase(name)) {
-            throw new IllegalArgumentException("Transfer-Encoding is set by the server");
-        }
-        return false;
+        long length = ResponseRules.framingLength(name, value);
+        if (length == -1) return false;
+        contentLength(length);
+        return true;
     }
 
     @Override

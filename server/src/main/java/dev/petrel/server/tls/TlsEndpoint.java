@@ -1,5 +1,6 @@
 package dev.petrel.server.tls;
 
+import dev.petrel.server.TlsDetails;
 import dev.petrel.server.engine.Endpoint;
 import java.io.IOException;
 import java.io.Serial;
@@ -7,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -78,6 +81,7 @@ public final class TlsEndpoint implements Endpoint {
     private volatile String cipherSuite;
     private volatile String applicationProtocol;
     private volatile String serverName;
+    private volatile TlsDetails details;
 
     /**
      * TLS over {@code raw} with {@code engine}, a server-mode engine configured by the caller and
@@ -220,6 +224,9 @@ public final class TlsEndpoint implements Endpoint {
         String alpn = engine.getApplicationProtocol();
         applicationProtocol = alpn == null || alpn.isEmpty() ? null : alpn;
         serverName = requestedHostName(session);
+        byte[] id = session.getId();
+        details = new TlsDetails(protocol, cipherSuite, TlsDetails.keySizeOf(cipherSuite),
+                id == null || id.length == 0 ? null : HexFormat.of().formatHex(id), List.of()); // no client certificates are asked for
         LOG.log(System.Logger.Level.DEBUG, () -> "TLS handshake with " + raw.remoteAddress() + ": " + protocol + " "
                 + cipherSuite + (applicationProtocol != null ? " ALPN " + applicationProtocol : "")
                 + (serverName != null ? " SNI " + serverName : ""));
@@ -248,6 +255,12 @@ public final class TlsEndpoint implements Endpoint {
     /** The negotiated protocol ({@code TLSv1.3}, {@code TLSv1.2}), or null before the handshake. */
     public String protocol() {
         return protocol;
+    }
+
+    /** What was negotiated, for requests to report; null before the handshake. */
+    @Override
+    public TlsDetails tls() {
+        return details;
     }
 
     /** The negotiated cipher suite, or null before the handshake. */

@@ -1,0 +1,44 @@
+package dev.petrel.server.engine;
+
+import dev.petrel.server.Handler;
+import dev.petrel.server.ServerConfig;
+import dev.petrel.server.ajp.AjpConfig;
+import java.util.Objects;
+
+/**
+ * AJP/1.3 for a listener behind Apache httpd (mod_jk, mod_proxy_ajp): an {@link AjpConnection}
+ * per connection, serving the same handler as the HTTP listeners.
+ */
+public final class AjpProtocol implements Protocol {
+    private final Handler handler;
+    private final ServerConfig config;
+    private final AjpConfig ajp;
+    private final AjpAccess access;
+    private final BufferPool buffers;
+    private final boolean handlerMayBlock;
+
+    /** Serves {@code handler} with the limits and timeouts of {@code config} and the AJP settings of {@code ajp}. */
+    public AjpProtocol(Handler handler, ServerConfig config, AjpConfig ajp) {
+        this.handler = Objects.requireNonNull(handler, "handler");
+        this.config = Objects.requireNonNull(config, "config");
+        this.ajp = Objects.requireNonNull(ajp, "ajp");
+        this.access = new AjpAccess(ajp);
+        this.buffers = BufferPool.forProcessors(AjpResponse.bufferBytes(ajp.packetSize()));
+        this.handlerMayBlock = handler.mayBlock();
+    }
+
+    @Override
+    public ProtocolConnection open(Endpoint endpoint) {
+        return new AjpConnection(endpoint, handler, handlerMayBlock, config, ajp, access, buffers);
+    }
+
+    /**
+     * Nothing: a connection turned away for overload is closed without a word, since an answer
+     * needs the front end's request first. mod_jk and mod_proxy_ajp then answer the client
+     * {@code 503} themselves, or try another backend.
+     */
+    @Override
+    public byte[] overloadAnswer() {
+        return new byte[0];
+    }
+}
