@@ -72,7 +72,9 @@ public final class ApacheHttpd implements AutoCloseable {
 
     /** How long start() and restart() wait for the port to accept. */
     private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
-    /** How long httpd gets after SIGTERM: it stops its children itself and escalates to SIGKILL within about 3 s. */
+    /** How long httpd's children get after the SIGTERM to the parent before we SIGKILL them. */
+    private static final Duration CHILD_GRACE = Duration.ofSeconds(2);
+    /** How long httpd's parent gets after SIGTERM before we SIGKILL it. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
     /** How long we wait for processes to vanish after our own SIGKILL. */
     private static final Duration KILL_WAIT = Duration.ofSeconds(5);
@@ -176,7 +178,8 @@ public final class ApacheHttpd implements AutoCloseable {
         /**
          * The ServerRoot to use, created if absent and kept by {@link #close()}. Default: a new
          * temporary folder, deleted by close(). When the JVM runs as root the folder's group becomes
-         * httpd's run-as group (mode 0750), since httpd's children must reach {@code htdocs/}.
+         * httpd's run-as group (mode 0750), since httpd's children must reach {@code htdocs/} (its
+         * parent folders too, or what is not forwarded gets 403 instead of 404).
          *
          * @param dir the folder; its path must not contain a double quote or a line break
          * @return this builder
@@ -437,8 +440,11 @@ public final class ApacheHttpd implements AutoCloseable {
 
     /**
      * Stops httpd and waits until its main process and children are gone: SIGTERM to the main
-     * process (httpd then stops its children itself), SIGKILL to all of them if that has not
-     * worked within 5 s. Bounded (about 10 s at worst). Does nothing when not running.
+     * process (httpd then stops its children itself); SIGKILL to the children still there after
+     * 2 s (a child whose threads are blocked on the backend, say a request in flight that the
+     * backend does not answer, would otherwise hold httpd for many seconds); SIGKILL to the main
+     * process too if it is still there after 5 s. Bounded (about 10 s at worst, well under a
+     * second usually). Only processes this kit started are signalled. Does nothing when not running.
      */
     public synchronized void stop() {
         Process p = process;
@@ -451,22 +457,27 @@ public final class ApacheHttpd implements AutoCloseable {
         boolean interrupted = false;
         try {
             p.destroy(); // SIGTERM: httpd's "stop", which ends children and removes the pid file
-            try {
-                if (!p.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-                    tree = merge(tree, handles(descendants(p.pid())));
+            if (!p.waitFor(CHILD_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                // What httpd itself does later (its own SIGKILL comes after several seconds): the
+                // parent then reaps them, removes its pid file and exits cleanly.
+                tree = merge(tree, handles(descendants(p.pid())));
+                tree.forEach(ProcessHandle::destroyForcibly);
+                if (!p.waitFor(STOP_GRACE.minus(CHILD_GRACE).toMillis(), TimeUnit.MILLISECONDS)) {
                     p.destroyForcibly();
-                    tree.forEach(ProcessHandle::destroyForcibly);
                     p.waitFor(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
                 }
-            } catch (InterruptedException e) {
-                interrupted = true;
-                p.destroyForcibly();
             }
-            // Children that outlived the parent (after our SIGKILL, or ones httpd gave up on) are ended here.
-            long deadline = System.nanoTime() + KILL_WAIT.toNanos();
+        } catch (InterruptedException e) {
+            interrupted = true;
+            p.destroyForcibly(); // no more waiting: end everything now
+        }
+        try {
+            // Children that outlived the parent (after a SIGKILL of it) are ended here.
+            tree = merge(tree, handles(descendants(p.pid())));
             for (ProcessHandle h : tree) {
                 if (isRunning(h.pid())) h.destroyForcibly();
             }
+            long deadline = System.nanoTime() + KILL_WAIT.toNanos();
             while (System.nanoTime() < deadline && tree.stream().anyMatch(h -> isRunning(h.pid()))) {
                 try {
                     Thread.sleep(20);
