@@ -171,6 +171,28 @@ class ApacheHttpdTest {
 
     @ParameterizedTest
     @EnumSource(AjpModule.class)
+    void stopIsBoundedWithARequestInFlight(AjpModule module) throws Exception {
+        try (ApacheHttpd httpd = httpd(module).start();
+             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            var pending = client.sendAsync(HttpRequest.newBuilder(httpd.uri("/slow?sleep=30000")).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            await("the slow request at the backend",
+                    () -> backend.forwards().stream().anyMatch(f -> f.uri().equals("/slow")));
+            List<Long> pids = httpd.pids();
+            long t0 = System.nanoTime();
+
+            httpd.stop();
+
+            // the child blocked on the backend takes the 2 s grace, then a SIGKILL
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(8));
+            assertThat(pids).noneMatch(ApacheHttpd::isRunning);
+            assertThat(pending).failsWithin(Duration.ofSeconds(10));
+            httpd.stop(); // idempotent
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(AjpModule.class)
     void cpingProbesTheBackend(AjpModule module) throws Exception {
         try (ApacheHttpd httpd = httpd(module).cping(true).start()) {
             assertThat(get(httpd.uri("/ping")).statusCode()).as(httpd.errorLog()).isEqualTo(200);
@@ -182,6 +204,9 @@ class ApacheHttpdTest {
     @EnumSource(AjpModule.class)
     void packetSizeAllowsLargerPackets(AjpModule module) throws Exception {
         // 12,000 bytes in one SEND_BODY_CHUNK do not fit an 8 KiB packet, and fit a 16 KiB one
+        try (ApacheHttpd httpd = httpd(module).start()) {
+            assertThat(get(httpd.uri("/big?size=12000")).statusCode()).isBetween(500, 599);
+        }
         try (ApacheHttpd httpd = httpd(module).packetSize(16384).start()) {
             HttpResponse<String> r = get(httpd.uri("/big?size=12000"));
             assertThat(r.statusCode()).as(httpd.errorLog()).isEqualTo(200);
@@ -212,7 +237,13 @@ class ApacheHttpdTest {
         assertThatThrownBy(() -> ApacheHttpd.builder(AjpModule.MOD_PROXY_AJP).backend("127.0.0.1", backend.port())
                 .extraConfig("NoSuchDirective here").start())
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("NoSuchDirective");
+                .hasMessageContaining("Invalid command 'NoSuchDirective'")
+                .satisfies(e -> {
+                    // the message names the config: its temporary folder is gone with everything in it
+                    var m = java.util.regex.Pattern.compile("(/\\S+)/httpd\\.conf").matcher(e.getMessage());
+                    assertThat(m.find()).as(e.getMessage()).isTrue();
+                    assertThat(Path.of(m.group(1))).doesNotExist();
+                });
     }
 
     @Test

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A tiny AJP/1.3 backend for the kit's own tests: it answers every FORWARD_REQUEST with 200, one
  * Content-Type header and the body {@code "backend saw " + uri}, answers CPING with CPONG, and
  * records what it was sent. A query {@code size=N} makes the body N bytes of 'x' in a single
- * SEND_BODY_CHUNK, to see the packet size httpd accepts. Requests with a body are not supported:
+ * SEND_BODY_CHUNK, to see the packet size httpd accepts; {@code sleep=MS} answers that late, to
+ * have a request in flight. Requests with a body are not supported:
  * a GET or HEAD is all these tests send.
  *
  * <p>Written from the protocol description (Tomcat's "AJPv13" reference and httpd's mod_proxy_ajp
@@ -164,6 +165,14 @@ final class FakeAjpBackend implements AutoCloseable {
                     case 2 -> {
                         Forward f = parseForward(p);
                         forwards.add(f);
+                        String query = f.attribute("query_string");
+                        if (query != null && query.startsWith("sleep=")) {
+                            try {
+                                Thread.sleep(Long.parseLong(query.substring(6)));
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                        }
                         respond(out, f);
                     }
                     case 10 -> {
