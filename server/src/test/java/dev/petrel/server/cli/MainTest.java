@@ -105,7 +105,16 @@ class MainTest {
     @Test
     void aBadHttpsCombinationIsAUsageError() {
         assertThat(run("serve", "--no-http")).isEqualTo(2);
-        assertThat(err()).isEqualTo("petrel: --no-http needs --https (or --https-port, --tls-cert) (see 'petrel help')\n");
+        assertThat(err()).isEqualTo("petrel: --no-http needs --https (or --https-port, --tls-cert) or --ajp-port (see 'petrel help')\n");
+    }
+
+    @Test
+    void ajpWithoutASecretIsRefusedWithOneLine() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("PETREL_AJP_SECRET") == null);
+        assertThat(run("serve", "--port", "0", "--ajp-port", "0")).isEqualTo(2);
+        assertThat(err()).startsWith("petrel: cannot serve AJP: --ajp-port needs the secret the front end sends")
+                .contains("--ajp-no-secret");
+        assertThat(err().lines().count()).isEqualTo(1);
     }
 
     @Test

@@ -61,7 +61,7 @@ class ServeOptionsTest {
         assertThatThrownBy(() -> parse("--tls-cert", "a.pfx", "--tls-key", "a.key")).isInstanceOf(UsageException.class)
                 .hasMessageContaining("is PKCS#12, which holds its key");
         assertThatThrownBy(() -> parse("--no-http")).isInstanceOf(UsageException.class)
-                .hasMessage("--no-http needs --https (or --https-port, --tls-cert)");
+                .hasMessage("--no-http needs --https (or --https-port, --tls-cert) or --ajp-port");
         assertThatThrownBy(() -> parse("--tls-dir", "/tmp/x")).isInstanceOf(UsageException.class)
                 .hasMessage("--tls-dir needs --https");
         assertThatThrownBy(() -> parse("--port", "9000", "--https-port", "9000")).isInstanceOf(UsageException.class)

@@ -13,6 +13,11 @@ final class TestApp {
     private TestApp() {}
 
     static Handler handler() {
+        return routes().build();
+    }
+
+    /** The routes of {@link #handler()}, for a test to add its own. */
+    static Router.Builder routes() {
         return Router.builder()
                 .get("/", (req, res) -> res.send("HelloWorld"))
                 .get("/text", (req, res) -> res.header("X-Test", "1").send("hello world"))
@@ -49,8 +54,7 @@ final class TestApp {
                     stream(res.body(), 3000);
                     res.body().flush();
                     throw new IllegalStateException(SECRET_MESSAGE);
-                })
-                .build();
+                });
     }
 
     static void stream(OutputStream out, int n) throws java.io.IOException {
