@@ -45,7 +45,7 @@ public final class ForwardRequestParser {
         this.limits = limits;
     }
 
-    /** The head of the last packet parsed without error. */
+    /** The head of the last packet parsed: complete when {@link #parse} returned {@code null}, partial after a refusal. */
     public AjpRequestHead head() {
         return head;
     }
@@ -99,7 +99,9 @@ public final class ForwardRequestParser {
             byte[] codedName = null;
             if (in.peekByte() == 0xA0) {
                 in.readByte();
-                codedName = AjpCodes.requestHeader(in.readByte());
+                int code = in.readByte();
+                if (in.overrun()) return truncated();
+                codedName = AjpCodes.requestHeader(code);
                 if (codedName == null) return bad("Unknown AJP header code");
                 nameOffset = 0;
                 nameLength = codedName.length;
@@ -152,6 +154,7 @@ public final class ForwardRequestParser {
                 case SECRET -> head.secret = in.readString();
                 case STORED_METHOD -> {
                     String method = in.readString();
+                    if (method == null && in.overrun()) return truncated();
                     if (method == null || !isToken(method)) return bad("Invalid AJP stored method");
                     head.method = method;
                 }

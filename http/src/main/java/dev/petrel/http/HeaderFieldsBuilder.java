@@ -4,7 +4,8 @@ package dev.petrel.http;
  * Builds {@link HeaderFields} from field lines that arrive already split into name and value, as
  * in a binary protocol (AJP/1.3) rather than text. The bytes are copied into storage kept for the
  * next message, so a connection that reuses its builder stops allocating once it has seen its
- * largest head. Handlers only ever see the read-only {@link HeaderFields}.
+ * largest head. Handlers only ever see the read-only {@link HeaderFields}. Values are kept as
+ * given: the caller trims them if its protocol does not (AJP front ends send them trimmed).
  */
 public final class HeaderFieldsBuilder {
     private final ByteStore store;
