@@ -49,10 +49,7 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
     private final AjpRequest request;
     private final AjpResponse response;
 
-    private final Object lifecycle = new Object();
-    private boolean idle;            // guarded by lifecycle
-    private boolean closedByServer;  // guarded by lifecycle
-    private volatile boolean draining;
+    private final ConnectionLifecycle lifecycle;
     private boolean closeHandedOver;
 
     // waiting for the next packet; kept across returns from serve() while an event loop waits
@@ -66,6 +63,7 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
     AjpConnection(Endpoint endpoint, Handler handler, boolean handlerMayBlock, ServerConfig config, AjpConfig ajp,
                   AjpAccess access, BufferPool pool) {
         this.endpoint = endpoint;
+        this.lifecycle = new ConnectionLifecycle(endpoint);
         this.handler = handler;
         this.handlerMayBlock = handlerMayBlock;
         this.config = config;
@@ -168,21 +166,12 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
 
     @Override
     public void drain() {
-        synchronized (lifecycle) {
-            draining = true;
-            if (idle) {
-                closedByServer = true;
-                endpoint.close();
-            }
-        }
+        lifecycle.drain();
     }
 
     @Override
     public void abort() {
-        synchronized (lifecycle) {
-            closedByServer = true;
-        }
-        endpoint.close();
+        lifecycle.abort();
     }
 
     // ---- reading the next packet ----
@@ -191,7 +180,7 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
 
     private PacketProgress readPacket(boolean mayWait) throws IOException {
         if (!awaitingPacket) {
-            if (!enterIdle()) return PacketProgress.ENDED;
+            if (!lifecycle.enterIdle()) return PacketProgress.ENDED;
             awaitingPacket = true;
             packetDeadline = 0;
             idleDeadline = System.nanoTime() + idleWait();
@@ -199,7 +188,7 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
         while (true) {
             if (packets.hasBytes()) {
                 if (packetDeadline == 0) {
-                    if (!leaveIdle()) return PacketProgress.ENDED;
+                    if (!lifecycle.leaveIdle()) return PacketProgress.ENDED;
                     packetDeadline = System.nanoTime() + config.headerTimeout().toNanos();
                 }
                 int length = packets.complete();
@@ -238,22 +227,6 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
         return idleTimeoutNanos > 0 ? idleTimeoutNanos : IDLE_RECHECK_NANOS;
     }
 
-    private boolean enterIdle() {
-        synchronized (lifecycle) {
-            if (draining || closedByServer) return false;
-            idle = true;
-            return true;
-        }
-    }
-
-    private boolean leaveIdle() {
-        synchronized (lifecycle) {
-            if (closedByServer) return false;
-            idle = false;
-            return true;
-        }
-    }
-
     // ---- one exchange ----
 
     private boolean exchange() throws IOException {
@@ -281,7 +254,7 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
         try {
             if (!HandlerInvocation.run(handler, request, response, this)) return false;
             response.finish();
-            boolean reuse = body.settle() && !draining;
+            boolean reuse = body.settle() && !lifecycle.draining();
             response.end(reuse);
             if (!reuse) {
                 closeGracefully();

@@ -51,10 +51,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     private final Http1Response response;
     private final ByteSink sink = new ByteSink(256);
 
-    private final Object lifecycle = new Object();
-    private boolean idle;            // guarded by lifecycle
-    private boolean closedByServer;  // guarded by lifecycle
-    private volatile boolean draining;
+    private final ConnectionLifecycle lifecycle;
     private boolean closeHandedOver; // closeGracefully() closes the endpoint, now or after lingering
 
     // reading the next head; kept across returns from serve() while an event loop waits for input
@@ -80,6 +77,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     Http1Connection(Endpoint endpoint, Handler handler, boolean handlerMayBlock, ServerConfig config, DateCache dates,
                     BufferPool pool) {
         this.endpoint = endpoint;
+        this.lifecycle = new ConnectionLifecycle(endpoint);
         this.handler = handler;
         this.handlerMayBlock = handlerMayBlock;
         this.config = config;
@@ -178,22 +176,13 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
      */
     @Override
     public void drain() {
-        synchronized (lifecycle) {
-            draining = true;
-            if (idle) {
-                closedByServer = true;
-                endpoint.close();
-            }
-        }
+        lifecycle.drain();
     }
 
     /** Closes the connection now, whatever it is doing. Safe from any thread. */
     @Override
     public void abort() {
-        synchronized (lifecycle) {
-            closedByServer = true;
-        }
-        endpoint.close();
+        lifecycle.abort();
     }
 
     // ---- reading the head ----
@@ -222,7 +211,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         if (!awaitingHead) {
             parser.reset();
             headStatus = ParseStatus.NEED_MORE;
-            if (!enterIdle()) return HeadProgress.ENDED;
+            if (!lifecycle.enterIdle()) return HeadProgress.ENDED;
             awaitingHead = true;
             headDeadline = 0;
             // the first request must come within the header timeout of accept; later ones within the idle timeout
@@ -231,7 +220,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         while (true) {
             if (headStatus == ParseStatus.NEED_MORE && input.hasRemaining()) {
                 if (headDeadline == 0) {
-                    if (!leaveIdle()) return HeadProgress.ENDED;
+                    if (!lifecycle.leaveIdle()) return HeadProgress.ENDED;
                     headDeadline = System.nanoTime() + config.headerTimeout().toNanos();
                 }
                 headStatus = parser.parse(input.buffer());
@@ -258,22 +247,6 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     /** Idle past the timeout: close quietly (RFC 9112 section 9.5); inside a head: 408. */
     private HeadProgress timedOut() {
         return headDeadline != 0 ? HeadProgress.HEAD_TIMED_OUT : HeadProgress.ENDED;
-    }
-
-    private boolean enterIdle() {
-        synchronized (lifecycle) {
-            if (draining || closedByServer) return false;
-            idle = true;
-            return true;
-        }
-    }
-
-    private boolean leaveIdle() {
-        synchronized (lifecycle) {
-            if (closedByServer) return false;
-            idle = false;
-            return true;
-        }
     }
 
     // ---- one exchange ----
@@ -365,7 +338,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
 
     @Override
     public boolean mustClose() {
-        if (!head.keepAlive() || draining || served >= config.maxRequestsPerConnection()) return true;
+        if (!head.keepAlive() || lifecycle.draining() || served >= config.maxRequestsPerConnection()) return true;
         if (body.failed()) return true;
         if (!body.finished()) {
             // A client that waits for 100-continue and got a final answer may or may not send the body.
