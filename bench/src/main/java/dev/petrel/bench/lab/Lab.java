@@ -1,6 +1,8 @@
 package dev.petrel.bench.lab;
 
+import dev.petrel.bench.model.NotApplicable;
 import dev.petrel.bench.model.RunResults;
+import dev.petrel.bench.model.ScenarioInfo;
 import dev.petrel.bench.model.ServerInfo;
 import dev.petrel.bench.report.ReportWriter;
 import java.io.IOException;
@@ -24,7 +26,10 @@ import java.util.Map;
  * the report gives medians with min and max. Only 127.0.0.1 is used and every tool run is bounded.
  */
 public final class Lab {
-    /** The HTTP port of every server under test; HTTPS, when a scenario asks for it, is the next one. */
+    /**
+     * The HTTP port of every server under test; HTTPS, when a scenario asks for it, is the next one,
+     * AJP the one after.
+     */
     private static final int PORT = 18_400;
 
     private Lab() {}
@@ -76,10 +81,11 @@ public final class Lab {
                 case "single-cpu" -> new SingleCpuScenario(options.quick());
                 case "ramp" -> new RampScenario(options.quick());
                 case "idle" -> new IdleScenario(options.quick());
+                case "ajp" -> new AjpScenario(options.quick(), paths);
                 default -> throw new LabException("unknown scenario " + name);
             });
         }
-        scenarios.forEach(s -> results.scenario(s.info()));
+        scenarios.forEach(s -> s.sections().forEach(results::scenario));
         LabCertificate tls = null;
         if (scenarios.stream().anyMatch(Scenario::https)) tls = LabCertificate.obtain(paths.tls(), paths.keytool());
 
@@ -88,7 +94,8 @@ public final class Lab {
         err.println("petrel bench: " + String.join(", ", options.scenarios()) + " on " + servers.size() + " servers, "
                 + (options.passes() > 0 ? options.passes() + " pass(es)" : "3 passes (ramp: 1)") + (options.quick() ? " (quick)" : "")
                 + "; results in " + paths.home().relativize(dir));
-        int steps = scenarios.stream().mapToInt(s -> options.passesFor(s.info().name())).sum() * servers.size();
+        int steps = scenarios.stream()
+                .mapToInt(s -> options.passesFor(s.info().name()) * applicable(s, servers).size()).sum();
         Progress progress = new Progress(err, steps);
         int notRun = 0;
         try {
@@ -120,14 +127,17 @@ public final class Lab {
             throws InterruptedException {
         String name = scenario.info().name();
         int passes = options.passesFor(name);
+        markNotApplicable(scenario, servers, results);
+        List<ServerSpec> applicable = applicable(scenario, servers);
         for (int pass = 1; pass <= passes; pass++) {
-            List<ServerSpec> order = new ArrayList<>(servers);
+            List<ServerSpec> order = new ArrayList<>(applicable);
             if (pass % 2 == 0) Collections.reverse(order);
             for (int i = 0; i < order.size(); i++) {
                 ServerSpec spec = order.get(i);
                 progress.step(name, pass, passes, spec.name(), i + 1, order.size());
                 Path log = dir.resolve("logs").resolve(spec.name() + ".log");
-                try (RunningServer server = RunningServer.start(spec, PORT, tls, serverCpu, log, Duration.ofSeconds(60))) {
+                try (RunningServer server = RunningServer.start(spec, PORT, tls, scenario.ajp(), serverCpu, log,
+                        Duration.ofSeconds(60))) {
                     captureSample(results, spec, server);
                     scenario.measure(new Measurement(name, server, PORT, tls, pass, serverCpu, clientCpu, options.quick(),
                             dir.resolve("raw"), results, progress));
@@ -143,6 +153,24 @@ public final class Lab {
                     progress.note("problem: " + line);
                 }
                 Thread.sleep(500); // the port and the CPU settle before the next server
+            }
+        }
+    }
+
+    /** The servers {@code scenario} can measure, in the given order. */
+    static List<ServerSpec> applicable(Scenario scenario, List<ServerSpec> servers) {
+        return servers.stream().filter(s -> scenario.notApplicable(s) == null).toList();
+    }
+
+    /** Every cell of a server the scenario cannot measure, in each of its sections, marked with the reason. */
+    static void markNotApplicable(Scenario scenario, List<ServerSpec> servers, RunResults results) {
+        for (ServerSpec spec : servers) {
+            String reason = scenario.notApplicable(spec);
+            if (reason == null) continue;
+            for (ScenarioInfo section : scenario.sections()) {
+                for (String variant : section.variants()) {
+                    results.notApplicable(new NotApplicable(section.name(), variant, spec.name(), reason));
+                }
             }
         }
     }

@@ -17,7 +17,7 @@ import java.util.Set;
  */
 record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, int passes, boolean publish,
                   boolean sameCpuOnly) {
-    static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "ramp", "idle");
+    static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "ramp", "idle", "ajp");
 
     static final String HELP = """
             Usage: petrel bench SCENARIO... [--servers a,b,...] [--passes N] [--quick] [--publish]
@@ -28,6 +28,8 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
               single-cpu   peak throughput of a 35 KB HTML page, wrk, server on one CPU         [001]
               ramp         1000..9000 users ramped up within 5 s, 50 requests each, h2load     [003]
               idle         RSS and heap held by 10,000 idle keep-alive connections (lab's own)
+              ajp          Apache httpd with mod_jk and mod_proxy_ajp in front of Petrel's and
+                           Tomcat's AJP connectors: CPU at 400 req/s, then wrk 10..400 conns  [002]
               all          every scenario above
 
             Options:

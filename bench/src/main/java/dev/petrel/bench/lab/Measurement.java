@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * What a scenario needs to measure one server in one pass: where it listens, which CPUs to use,
  * where raw output goes, and where samples go. {@code tls} is the lab certificate when the
  * scenario asked for HTTPS ({@link Scenario#https()}), else {@code null}; a server that can serve
- * HTTPS then does so on {@code port + 1}.
+ * HTTPS then does so on {@code port + 1}; when it asked for AJP ({@link Scenario#ajp()}), a server
+ * that speaks AJP does so on {@code port + 2}.
  */
 record Measurement(String scenario, RunningServer server, int port, LabCertificate tls, int pass, int serverCpu,
                    int clientCpu, boolean quick, Path rawDir, RunResults results, Progress progress) {
@@ -21,6 +22,19 @@ record Measurement(String scenario, RunningServer server, int port, LabCertifica
     /** The HTTPS URL of {@code path}: 127.0.0.1, which the lab certificate names, on {@code port + 1}. */
     String httpsUrl(String path) {
         return "https://127.0.0.1:" + (port + 1) + path;
+    }
+
+    /** The AJP port of a server that speaks AJP, when the scenario asked for it. */
+    int ajpPort() {
+        return port + 2;
+    }
+
+    /**
+     * The same server and pass, recording into another section of the report (one of the scenario's
+     * {@link Scenario#sections()}); raw output then goes under that section's name too.
+     */
+    Measurement inSection(String section) {
+        return new Measurement(section, server, port, tls, pass, serverCpu, clientCpu, quick, rawDir, results, progress);
     }
 
     String serverName() {

@@ -7,10 +7,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Every process the lab started and has not yet seen end. A shutdown hook stops them all, by PID,
- * when the lab is interrupted (Ctrl-C, SIGTERM), so that no server or load tool outlives it.
+ * when the lab is interrupted (Ctrl-C, SIGTERM), so that no server or load tool outlives it. What
+ * the lab starts through a library (the ajp scenario's Apache httpd) is registered as the
+ * {@link AutoCloseable} that stops it, and closed by the same hook.
  */
 final class ProcessRegistry {
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+    private static final Set<AutoCloseable> CLOSEABLE = ConcurrentHashMap.newKeySet();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(ProcessRegistry::stopAll, "petrel-bench-cleanup"));
@@ -24,6 +27,15 @@ final class ProcessRegistry {
 
     static void remove(Process process) {
         LIVE.remove(process);
+    }
+
+    /** Registers what stops processes the lab did not start itself (a library did). */
+    static void addStopper(AutoCloseable stopper) {
+        CLOSEABLE.add(stopper);
+    }
+
+    static void removeStopper(AutoCloseable stopper) {
+        CLOSEABLE.remove(stopper);
     }
 
     /** SIGTERM to the process (its PID only), then SIGKILL if it has not ended within {@code grace}. */
@@ -42,6 +54,14 @@ final class ProcessRegistry {
     }
 
     static void stopAll() {
+        for (AutoCloseable stopper : CLOSEABLE) {
+            try {
+                stopper.close();
+            } catch (Exception ignored) {
+                // stopping the rest matters more
+            }
+            CLOSEABLE.remove(stopper);
+        }
         for (Process process : LIVE) stop(process, Duration.ofSeconds(3));
     }
 }

@@ -28,6 +28,7 @@ final class ResponseReader {
     private long contentLength = -1;
     private boolean chunked;
     private boolean otherCoding;
+    private boolean close;
     private int fields;
     private long remaining;
 
@@ -67,6 +68,14 @@ final class ResponseReader {
         return status;
     }
 
+    /**
+     * Whether the response asks for the connection to be closed after it: a {@code Connection}
+     * field with the {@code close} option (as httpd sends with its last keep-alive response).
+     */
+    boolean closes() {
+        return close;
+    }
+
     /** Ready for the next response on the same connection. */
     void reset() {
         line.setLength(0);
@@ -75,6 +84,7 @@ final class ResponseReader {
         contentLength = -1;
         chunked = false;
         otherCoding = false;
+        close = false;
         fields = 0;
         remaining = 0;
     }
@@ -166,8 +176,13 @@ final class ResponseReader {
                 chunked = last.equals("chunked");
                 otherCoding = !chunked;
             }
+            case "connection" -> {
+                for (String option : value.split(",")) {
+                    if (option.strip().equalsIgnoreCase("close")) close = true;
+                }
+            }
             default -> {
-                // no other field frames a response
+                // no other field frames a response or ends the connection
             }
         }
     }

@@ -34,8 +34,17 @@ final class RunningServer implements AutoCloseable {
      */
     static RunningServer start(ServerSpec spec, int port, LabCertificate tls, int cpu, Path log, Duration readyLimit)
             throws IOException, InterruptedException {
+        return start(spec, port, tls, false, cpu, log, readyLimit);
+    }
+
+    /**
+     * {@link #start(ServerSpec, int, LabCertificate, int, Path, Duration)}, and with {@code ajp} (and a
+     * server that can) an AJP listener on {@code port + 2}, which {@link #awaitAjp} waits for.
+     */
+    static RunningServer start(ServerSpec spec, int port, LabCertificate tls, boolean ajp, int cpu, Path log,
+                               Duration readyLimit) throws IOException, InterruptedException {
         Files.createDirectories(log.getParent());
-        List<String> command = spec.command().line(port, spec.tls() ? tls : null);
+        List<String> command = spec.command().line(port, spec.tls() ? tls : null, ajp && spec.ajp());
         Process process = new ProcessBuilder(Commands.pinned(cpu, command))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -92,6 +101,31 @@ final class RunningServer implements AutoCloseable {
             }
             if (System.nanoTime() > deadline) {
                 throw new IOException("HTTPS on port " + (port + 1) + " did not answer GET / with 200 within "
+                        + limit.toSeconds() + " s (last: " + last + ")");
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /**
+     * Waits until the AJP port ({@code port + 2}) accepts a TCP connection, which is closed again
+     * at once without a packet: the HTTP readiness check says nothing of a third listener.
+     *
+     * @throws IOException naming the last failure when the port has not accepted within {@code limit}
+     */
+    void awaitAjp(Duration limit) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        String last = "no attempt";
+        while (true) {
+            if (!process.isAlive()) throw new IOException(spec.name() + " exited with " + process.exitValue());
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port + 2), 1000);
+                return;
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("AJP on port " + (port + 2) + " did not accept a connection within "
                         + limit.toSeconds() + " s (last: " + last + ")");
             }
             Thread.sleep(100);

@@ -2,6 +2,7 @@ package dev.petrel.bench.lab;
 
 import dev.petrel.bench.model.RunResults;
 import dev.petrel.bench.model.ScenarioInfo;
+import java.util.List;
 
 /**
  * One of the seeds' experiments. The runner starts each server (pinned, ready), hands it to
@@ -10,6 +11,15 @@ import dev.petrel.bench.model.ScenarioInfo;
 interface Scenario {
     /** What the report says of this scenario. */
     ScenarioInfo info();
+
+    /**
+     * Every section of the report this scenario fills: {@link #info()} first (its name is the one on
+     * the command line, of the raw output folder and of the progress lines), then any other whose
+     * samples {@link #measure} records through {@link Measurement#inSection}.
+     */
+    default List<ScenarioInfo> sections() {
+        return List.of(info());
+    }
 
     /**
      * Why this scenario cannot run on this machine, in one line, or {@code null} when it can. Asked
@@ -26,6 +36,23 @@ interface Scenario {
      */
     default boolean https() {
         return false;
+    }
+
+    /**
+     * Whether the servers that can should also speak AJP/1.3, on the port two after their HTTP port
+     * with the lab's secret ({@link ServerSpec#ajp()}). Only the scenario that measures AJP asks.
+     */
+    default boolean ajp() {
+        return false;
+    }
+
+    /**
+     * Why {@code server} can have no figure in this scenario by design, in a few words, or
+     * {@code null} when it can. The runner asks before starting it: a server with a reason is not
+     * started, and each of its cells in every section says "not applicable" with the reason.
+     */
+    default String notApplicable(ServerSpec server) {
+        return null;
     }
 
     /** Measures one running server in one pass, recording samples through {@code run}. */

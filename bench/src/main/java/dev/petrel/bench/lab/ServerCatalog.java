@@ -1,6 +1,7 @@
 package dev.petrel.bench.lab;
 
 import dev.petrel.bench.model.ServerInfo.Group;
+import dev.petrel.bench.servers.LabAjp;
 import dev.petrel.server.transport.TransportKind;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,26 +21,30 @@ final class ServerCatalog {
     /** The system property that asks a JVM server for HTTPS (servers/LabTls; keep the two in step). */
     static final String TLS_PROPERTY = "petrel.bench.tls";
 
+    /** The system property that asks Petrel or Tomcat for AJP; its value is the AJP port (HTTP port + 2). */
+    static final String AJP_PROPERTY = LabAjp.PROPERTY;
+
     private ServerCatalog() {}
 
     static List<ServerSpec> all(LabPaths paths) {
         List<ServerSpec> servers = new ArrayList<>();
         servers.add(new ServerSpec("baseline-c", Group.BASELINE,
                 "do-nothing C server (epoll, one thread, fixed responses): the physical floor",
-                (port, tls) -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString()),
+                (port, tls, ajp) -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString()),
                 false, false));
         for (TransportKind kind : TransportKind.values()) {
             servers.add(java(paths, "petrel-" + kind.cliName(), Group.PETREL, "Petrel " + kind.cliName() + " transport",
-                    "PetrelHello", kind.cliName()));
+                    true, "PetrelHello", kind.cliName()));
         }
         // The answers come from memory: marked non-blocking, they run on the event loop, as Undertow's,
         // Netty's and Vert.x's handlers here do; plain petrel-nio runs them on virtual threads.
         servers.add(java(paths, "petrel-nio-inline", Group.PETREL,
                 "Petrel nio transport, handlers marked non-blocking and run inline on the event loop",
-                "PetrelHello", "nio", "inline"));
+                true, "PetrelHello", "nio", "inline"));
         String tomcat = "Tomcat " + version(paths, "tomcat-embed-core");
         // Every peer runs with its defaults, as its users get them; see each servers/*Hello class.
-        servers.add(java(paths, "tomcat-nio", Group.PEER, tomcat + " embedded, NIO connector", "TomcatHello", "nio"));
+        // The ajp scenario measures Tomcat's AJP connector as seeds 002 did: AjpNioProtocol, so on tomcat-nio only.
+        servers.add(java(paths, "tomcat-nio", Group.PEER, tomcat + " embedded, NIO connector", true, "TomcatHello", "nio"));
         servers.add(java(paths, "tomcat-nio2", Group.PEER, tomcat + " embedded, NIO2 connector", "TomcatHello", "nio2"));
         servers.add(java(paths, "tomcat-virtual", Group.PEER, tomcat + " embedded, NIO with virtual threads", "TomcatHello", "virtual"));
         servers.add(java(paths, "jetty", Group.PEER, "Jetty " + version(paths, "jetty-server") + ", core handler", "JettyHello"));
@@ -56,19 +61,26 @@ final class ServerCatalog {
 
     private static ServerSpec java(LabPaths paths, String name, Group group, String description, String mainClass,
                                    String... args) {
-        return new ServerSpec(name, group, description, (port, tls) -> {
+        return java(paths, name, group, description, false, mainClass, args);
+    }
+
+    private static ServerSpec java(LabPaths paths, String name, Group group, String description, boolean ajpCapable,
+                                   String mainClass, String... args) {
+        return new ServerSpec(name, group, description, (port, tls, ajp) -> {
             List<String> command = new ArrayList<>();
             command.add(paths.java().toString());
             command.addAll(JVM_OPTIONS);
             // servers/LabTls reads this: HTTPS on port + 1 with the lab certificate in that folder
             if (tls != null) command.add("-D" + TLS_PROPERTY + "=" + tls.directory());
+            // servers/LabAjp reads this: AJP on port + 2, the lab's secret required
+            if (ajp) command.add("-D" + AJP_PROPERTY + "=" + (port + 2));
             command.add("-cp");
             command.add(paths.libraries() + "/*");
             command.add("dev.petrel.bench.servers." + mainClass);
             command.add(Integer.toString(port));
             command.addAll(List.of(args));
             return command;
-        }, true, true);
+        }, true, true, ajpCapable);
     }
 
     /** The version in the name of the library's jar in the lab's class path, e.g. {@code 11.0.14}. */

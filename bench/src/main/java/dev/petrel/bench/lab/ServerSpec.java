@@ -14,18 +14,26 @@ import java.util.List;
  * @param jvm whether it runs on the lab's JDK, so that {@code jcmd} can read its heap
  * @param tls whether it can also serve HTTPS (on the port after its HTTP port, see
  *     {@link Command}); the C baseline cannot
+ * @param ajp whether it can also speak AJP/1.3 (on the HTTP port plus two, see {@link Command}):
+ *     Petrel and the lab's Tomcat with its NIO connector
  */
 record ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm,
-                  boolean tls) {
+                  boolean tls, boolean ajp) {
+
+    /** A server that speaks no AJP. */
+    ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm, boolean tls) {
+        this(name, group, description, command, jvm, tls, false);
+    }
 
     /** How to start a server. */
     @FunctionalInterface
     interface Command {
         /**
-         * The command line for HTTP on {@code port} and, when {@code tls} is not {@code null} (only
+         * The command line for HTTP on {@code port}; when {@code tls} is not {@code null} (only
          * asked of a server whose {@link ServerSpec#tls()} is true), HTTPS on {@code port + 1} with
-         * that certificate.
+         * that certificate; with {@code ajp} (only asked of a server whose {@link ServerSpec#ajp()}
+         * is true), AJP/1.3 on {@code port + 2} with the lab's secret.
          */
-        List<String> line(int port, LabCertificate tls);
+        List<String> line(int port, LabCertificate tls, boolean ajp);
     }
 }

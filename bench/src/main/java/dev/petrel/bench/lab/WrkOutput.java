@@ -12,9 +12,19 @@ import java.util.regex.Pattern;
  * @param socketErrors connect, read, write and timeout errors added up
  * @param non2xx3xx responses with another status
  * @param latencyAvgMs mean latency
+ * @param socketErrorsByKind the socket errors one by one, as wrk lists them
  */
 record WrkOutput(long requests, double requestsPerSecond, double bytesPerSecond, long socketErrors, long non2xx3xx,
-                 double latencyAvgMs) {
+                 double latencyAvgMs, SocketErrors socketErrorsByKind) {
+
+    /** wrk's {@code Socket errors: connect C, read R, write W, timeout T} line; all 0 when wrk printed none. */
+    record SocketErrors(long connect, long read, long write, long timeout) {
+        @Override
+        public String toString() {
+            return "connect " + connect + ", read " + read + ", write " + write + ", timeout " + timeout;
+        }
+    }
+
     private static final Pattern REQUESTS = Pattern.compile("^\\s*(\\d+) requests in ", Pattern.MULTILINE);
     private static final Pattern RPS = Pattern.compile("^Requests/sec:\\s+([\\d.]+)", Pattern.MULTILINE);
     private static final Pattern TRANSFER = Pattern.compile("^Transfer/sec:\\s+([\\d.]+)([KMG]?B)", Pattern.MULTILINE);
@@ -29,11 +39,13 @@ record WrkOutput(long requests, double requestsPerSecond, double bytesPerSecond,
         Matcher rps = find(RPS, text, "Requests/sec");
         Matcher transfer = find(TRANSFER, text, "Transfer/sec");
         Matcher latency = find(LATENCY, text, "Latency");
-        long errors = 0;
+        SocketErrors byKind = new SocketErrors(0, 0, 0, 0);
         Matcher socket = SOCKET_ERRORS.matcher(text);
         if (socket.find()) {
-            for (int g = 1; g <= 4; g++) errors += Long.parseLong(socket.group(g));
+            byKind = new SocketErrors(Long.parseLong(socket.group(1)), Long.parseLong(socket.group(2)),
+                    Long.parseLong(socket.group(3)), Long.parseLong(socket.group(4)));
         }
+        long errors = byKind.connect() + byKind.read() + byKind.write() + byKind.timeout();
         Matcher non2xx = NON_2XX.matcher(text);
         return new WrkOutput(
                 Long.parseLong(requests.group(1)),
@@ -41,7 +53,8 @@ record WrkOutput(long requests, double requestsPerSecond, double bytesPerSecond,
                 Double.parseDouble(transfer.group(1)) * unitBytes(transfer.group(2)),
                 errors,
                 non2xx.find() ? Long.parseLong(non2xx.group(1)) : 0,
-                Units.toMillis(Double.parseDouble(latency.group(1)), latency.group(2)));
+                Units.toMillis(Double.parseDouble(latency.group(1)), latency.group(2)),
+                byKind);
     }
 
     private static double unitBytes(String unit) {

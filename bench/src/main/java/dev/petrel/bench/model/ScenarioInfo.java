@@ -15,7 +15,8 @@ import java.util.List;
  * @param variants the variants in the order they are reported
  * @param layout how the tables are laid out
  * @param charted the keys of the metrics that get a bar chart per variant (SERVERS_BY_VARIANT), in
- *     order; empty for the primary metric alone
+ *     order, empty for the primary metric alone; or a line chart each (VARIANTS_BY_SERVER), empty
+ *     for every metric
  */
 public record ScenarioInfo(String name, String seed, String title, String method, List<MetricInfo> metrics,
                            List<String> variants, Layout layout, List<String> charted) {

@@ -73,6 +73,14 @@ final class Aggregation {
     }
 
     /**
+     * A server that can have no figure anywhere in a scenario.
+     *
+     * @param server the server
+     * @param reason why, as marked (the first variant's reason when they differ)
+     */
+    record Inapplicable(ServerInfo server, String reason) {}
+
+    /**
      * One scenario.
      *
      * @param info as declared
@@ -80,15 +88,17 @@ final class Aggregation {
      * @param metrics the declared metrics that have samples, in declared order
      * @param variants the variants that have samples or not-applicable cells: declared order, then
      *     undeclared ones in order of appearance
-     * @param servers the servers with samples or not-applicable cells: by group, then in the order
-     *     the run described them
+     * @param servers the servers with samples or not-applicable cells, but not those not applicable
+     *     in every variant: by group, then in the order the run described them
      * @param missing described servers with neither in this scenario
+     * @param inapplicable servers without samples marked not applicable in every variant, in the
+     *     order the run described them; in no table or chart
      * @param variantResults per variant, in {@code variants} order
      * @param samples every sample of the scenario, as recorded (for the long CSV)
      */
     record ScenarioResult(ScenarioInfo info, String fileBase, List<MetricInfo> metrics, List<String> variants,
-                          List<ServerInfo> servers, List<ServerInfo> missing, List<VariantResult> variantResults,
-                          List<Sample> samples) {
+                          List<ServerInfo> servers, List<ServerInfo> missing, List<Inapplicable> inapplicable,
+                          List<VariantResult> variantResults, List<Sample> samples) {
         VariantResult variant(String name) {
             return variantResults.stream().filter(v -> v.name().equals(name)).findFirst().orElseThrow();
         }
@@ -201,6 +211,7 @@ final class Aggregation {
         Map<String, Integer> undeclaredMetrics = new LinkedHashMap<>();
         Set<String> measuredMetrics = new LinkedHashSet<>();
         Set<String> serverNames = new LinkedHashSet<>();
+        Set<String> sampled = new LinkedHashSet<>();
         int nonFinite = 0;
         for (Sample s : own) {
             if (!declaredMetrics.containsKey(s.metric())) {
@@ -213,6 +224,7 @@ final class Aggregation {
             }
             measuredMetrics.add(s.metric());
             serverNames.add(s.server());
+            sampled.add(s.server());
             values.computeIfAbsent(s.variant(), k -> new LinkedHashMap<>())
                     .computeIfAbsent(s.server(), k -> new LinkedHashMap<>())
                     .computeIfAbsent(s.metric(), k -> new ArrayList<>()).add(s.value());
@@ -236,12 +248,28 @@ final class Aggregation {
         for (String v : values.keySet()) if (!variants.contains(v)) variants.add(v);
         for (String v : notApplicable.keySet()) if (!variants.contains(v)) variants.add(v);
 
+        // a server with no sample that is not applicable in every variant: said once, not in every table
+        Map<String, String> everywhere = new LinkedHashMap<>();
+        for (String name : serverNames) {
+            if (sampled.contains(name) || variants.isEmpty()) continue;
+            if (variants.stream().allMatch(v -> notApplicable.getOrDefault(v, Map.of()).containsKey(name))) {
+                everywhere.put(name, notApplicable.get(variants.getFirst()).get(name));
+            }
+        }
+        serverNames.removeAll(everywhere.keySet());
+
         List<ServerInfo> servers = new ArrayList<>();
         List<ServerInfo> missing = new ArrayList<>();
+        List<Inapplicable> inapplicable = new ArrayList<>();
         for (ServerInfo described : results.servers()) {
             if (serverNames.contains(described.name())) servers.add(described);
-            else missing.add(described);
+            else if (everywhere.containsKey(described.name())) {
+                inapplicable.add(new Inapplicable(described, everywhere.remove(described.name())));
+            } else missing.add(described);
         }
+        // marked but never described: still said, with what is known
+        everywhere.forEach((name, reason) -> inapplicable.add(
+                new Inapplicable(new ServerInfo(name, null, "(not described by the run)", null), reason)));
         for (String name : serverNames) {
             if (results.server(name) != null) continue;
             servers.add(new ServerInfo(name, null, "(not described by the run)", null));
@@ -258,7 +286,7 @@ final class Aggregation {
                     servers, primary));
         }
         return new ScenarioResult(info, base, metrics, List.copyOf(variants), List.copyOf(servers), List.copyOf(missing),
-                List.copyOf(variantResults), own);
+                List.copyOf(inapplicable), List.copyOf(variantResults), own);
     }
 
     private static VariantResult variant(String name, Map<String, Map<String, List<Double>>> byServer,

@@ -104,9 +104,13 @@ final class Charts {
         return Format.slug(metric.key()).isEmpty() ? "metric-" + (index + 1) : Format.slug(metric.key());
     }
 
+    /** VARIANTS_BY_SERVER: a line chart per metric the scenario names in {@code charted}, or per metric when it names none. */
     private static void ramp(ScenarioResult scenario, Set<String> taken, List<Chart> charts) {
-        for (int j = 0; j < scenario.metrics().size(); j++) {
-            MetricInfo metric = scenario.metrics().get(j);
+        List<String> keys = scenario.info().charted();
+        List<MetricInfo> metrics = keys == null || keys.isEmpty() ? scenario.metrics()
+                : keys.stream().flatMap(k -> scenario.metrics().stream().filter(m -> m.key().equals(k))).toList();
+        for (int j = 0; j < metrics.size(); j++) {
+            MetricInfo metric = metrics.get(j);
             String file = Aggregation.unique(taken, scenario.fileBase() + "-" + metricSlug(metric, j)) + ".svg";
             String title = scenario.info().title() + ": " + metric.label();
             String subtitle = "Median of " + scenario.passes() + " per point; " + direction(metric);

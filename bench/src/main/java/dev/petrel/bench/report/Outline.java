@@ -9,6 +9,7 @@ import dev.petrel.bench.report.Aggregation.ScenarioResult;
 import dev.petrel.bench.report.Aggregation.VariantResult;
 import dev.petrel.bench.report.Charts.Chart;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -113,7 +114,10 @@ final class Outline {
         if (scenario.metrics().isEmpty()) {
             // nothing was measured: still say so per server rather than show an empty section
             blocks.add(new Text("No server has a result in this scenario."));
-            blocks.add(new TableBlock(noResults(scenario)));
+            blocks.addAll(inapplicable(scenario));
+            if (!scenario.missing().isEmpty() || scenario.inapplicable().isEmpty()) {
+                blocks.add(new TableBlock(noResults(scenario)));
+            }
             return blocks;
         }
         boolean perVariant = scenario.info().layout() != Layout.VARIANTS_BY_SERVER;
@@ -125,6 +129,7 @@ final class Outline {
                     + "): above 1 means better than the reference. The best peer is the peer with the best median.";
         }
         blocks.add(new Text(cells));
+        blocks.addAll(inapplicable(scenario));
         blocks.add(new Prose("Data: [" + CsvWriter.samplesFile(scenario) + "](" + CsvWriter.samplesFile(scenario)
                 + ") (every pass), [" + CsvWriter.summaryFile(scenario) + "](" + CsvWriter.summaryFile(scenario)
                 + ") (medians, ranges, ratios)."));
@@ -158,6 +163,21 @@ final class Outline {
             blocks.add(new Items(notes));
         }
         if (!charts.isEmpty()) blocks.add(new Images(charts));
+        return blocks;
+    }
+
+    /**
+     * One line per reason for the servers that can have no figure anywhere in the scenario, e.g.
+     * {@code Not applicable (has no AJP connector): jetty, undertow.}; nothing when there are none.
+     */
+    private static List<Block> inapplicable(ScenarioResult scenario) {
+        Map<String, List<String>> byReason = new LinkedHashMap<>();
+        for (Aggregation.Inapplicable i : scenario.inapplicable()) {
+            byReason.computeIfAbsent(i.reason(), k -> new ArrayList<>()).add(i.server().name());
+        }
+        List<Block> blocks = new ArrayList<>();
+        byReason.forEach((reason, names) -> blocks.add(new Text(
+                "Not applicable (" + reason + "): " + String.join(", ", names) + ".")));
         return blocks;
     }
 

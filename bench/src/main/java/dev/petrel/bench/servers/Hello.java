@@ -25,6 +25,9 @@ import java.util.logging.Logger;
  * {@code PORT + 1}, with the lab's certificate and otherwise its own TLS defaults (JSSE, the
  * protocols and cipher suites it enables by default). Without the property it listens for HTTP
  * only, as the scenarios that measure plain HTTP want. See {@link LabTls}.
+ *
+ * <p>AJP: Petrel and Tomcat also answer the contract over AJP/1.3 on the port the system property
+ * {@value LabAjp#PROPERTY} names, requiring the lab's secret. See {@link LabAjp}.
  */
 final class Hello {
     /** The only address a server under test binds. */
@@ -96,8 +99,14 @@ final class Hello {
      * and halts, however many server threads are still running.
      */
     static void runUntilTerminated(String name, int port, LabTls tls) throws InterruptedException {
+        runUntilTerminated(name, port, tls, -1);
+    }
+
+    /** {@link #runUntilTerminated(String, int, LabTls)} for a server that also speaks AJP on {@code ajpPort} (when above 0). */
+    static void runUntilTerminated(String name, int port, LabTls tls, int ajpPort) throws InterruptedException {
         System.err.println(name + " listening on http://" + HOST + ":" + port + "/"
-                + (tls == null ? "" : " and https://" + HOST + ":" + tls.port() + "/"));
+                + (tls == null ? "" : " and https://" + HOST + ":" + tls.port() + "/")
+                + (ajpPort > 0 ? " and ajp://" + HOST + ":" + ajpPort + "/ (secret required)" : ""));
         Thread.currentThread().join();
     }
 }

@@ -3,6 +3,7 @@ package dev.petrel.bench.servers;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
+import dev.petrel.server.ajp.AjpConfig;
 import dev.petrel.server.tls.TlsConfig;
 import dev.petrel.server.transport.TransportKind;
 
@@ -10,7 +11,10 @@ import dev.petrel.server.transport.TransportKind;
  * Petrel's own server and router on the transport named on the command line; with a third
  * argument {@code inline}, the handlers are marked non-blocking, which the {@code nio} transport
  * runs on its event loops instead of on virtual threads. HTTPS, when the lab asks for it, is
- * {@code Server.Builder.https} with the lab's PEM files and {@link TlsConfig}'s defaults.
+ * {@code Server.Builder.https} with the lab's PEM files and {@link TlsConfig}'s defaults. AJP, when
+ * the lab asks for it ({@link LabAjp}), is {@code Server.Builder.ajp} on the same transport and
+ * handler with {@code AjpConfig.withSecret} and its defaults otherwise (127.0.0.1, 8 KiB packets,
+ * no idle timeout).
  */
 public final class PetrelHello {
     private PetrelHello() {}
@@ -39,7 +43,9 @@ public final class PetrelHello {
                 .transport(transport)
                 .handler(inline ? Handler.nonBlocking(router) : router);
         if (tls != null) server.https(tls.port(), TlsConfig.pem(tls.certificatePem(), tls.privateKeyPem()));
+        int ajpPort = LabAjp.portFromSystemProperty();
+        if (ajpPort > 0) server.ajp(ajpPort, AjpConfig.withSecret(LabAjp.SECRET));
         server.start();
-        Hello.runUntilTerminated("petrel-" + transport.cliName() + (inline ? "-inline" : ""), port, tls);
+        Hello.runUntilTerminated("petrel-" + transport.cliName() + (inline ? "-inline" : ""), port, tls, ajpPort);
     }
 }

@@ -12,6 +12,8 @@ import java.util.stream.Stream;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.coyote.ajp.AjpNio2Protocol;
+import org.apache.coyote.ajp.AjpNioProtocol;
 import org.apache.coyote.http11.Http11Nio2Protocol;
 import org.apache.coyote.http11.Http11NioProtocol;
 import org.apache.tomcat.util.net.SSLHostConfig;
@@ -24,6 +26,14 @@ import org.apache.tomcat.util.net.SSLHostConfigCertificate;
  * lab asks for it, is a second connector of the same protocol and mode with an {@link SSLHostConfig}
  * holding the lab's PEM files (JSSE: Tomcat uses OpenSSL only with its native library or FFM
  * listener, neither of which is set up here).
+ *
+ * <p>AJP, when the lab asks for it ({@link LabAjp}), is a third connector, what server.xml's
+ * {@code <Connector protocol="AJP/1.3" address="127.0.0.1" secret="...">} sets up: the AJP protocol
+ * of the same mode ({@link AjpNioProtocol} for {@code nio} and {@code virtual}, the latter with
+ * virtual threads, {@link AjpNio2Protocol} for {@code nio2}), with {@code address} and {@code secret}
+ * set and everything else at Tomcat's defaults ({@code secretRequired=true}, {@code packetSize=8192},
+ * {@code maxThreads=200}, {@code connectionTimeout} none). The servlet is the same one, so the
+ * front end gets the same HelloWorld.
  *
  * <p>Connector settings are Tomcat's defaults, as its users get them (the lab's rule for every
  * peer): among them {@code maxKeepAliveRequests=100}, so a keep-alive client reconnects every 100
@@ -54,12 +64,14 @@ public final class TomcatHello {
         tomcat.setConnector(connector);
         LabTls tls = LabTls.fromSystemProperty(port);
         if (tls != null) tomcat.getService().addConnector(httpsConnector(mode, tls));
+        int ajpPort = LabAjp.portFromSystemProperty();
+        if (ajpPort > 0) tomcat.getService().addConnector(ajpConnector(mode, ajpPort));
 
         Context context = tomcat.addContext("", base.toString());
         Tomcat.addServlet(context, "hello", new HelloServlet(page));
         context.addServletMappingDecoded("/", "hello");
         tomcat.start();
-        Hello.runUntilTerminated("tomcat-" + mode, port, tls);
+        Hello.runUntilTerminated("tomcat-" + mode, port, tls, ajpPort);
     }
 
     private static Connector connector(String mode, int port) {
@@ -67,6 +79,17 @@ public final class TomcatHello {
         Connector connector = new Connector(protocol);
         connector.setPort(port);
         set(connector, "address", Hello.HOST);
+        if (mode.equals("virtual")) set(connector, "useVirtualThreads", "true");
+        return connector;
+    }
+
+    /** What server.xml's {@code <Connector protocol="AJP/1.3">} sets up with an address and a secret. */
+    private static Connector ajpConnector(String mode, int port) {
+        String protocol = mode.equals("nio2") ? AjpNio2Protocol.class.getName() : AjpNioProtocol.class.getName();
+        Connector connector = new Connector(protocol);
+        connector.setPort(port);
+        set(connector, "address", Hello.HOST);
+        set(connector, "secret", LabAjp.SECRET);
         if (mode.equals("virtual")) set(connector, "useVirtualThreads", "true");
         return connector;
     }

@@ -101,8 +101,8 @@ class ConnectorsScenarioTest {
 
         assertThat(baseline.tls()).isFalse();
         assertThat(servers.stream().filter(s -> s.group() != Group.BASELINE)).allMatch(ServerSpec::tls);
-        assertThat(jetty.command().line(18_400, certificate)).contains(property).endsWith("dev.petrel.bench.servers.JettyHello", "18400");
-        assertThat(jetty.command().line(18_400, null)).noneMatch(arg -> arg.startsWith("-D" + ServerCatalog.TLS_PROPERTY));
+        assertThat(jetty.command().line(18_400, certificate, false)).contains(property).endsWith("dev.petrel.bench.servers.JettyHello", "18400");
+        assertThat(jetty.command().line(18_400, null, false)).noneMatch(arg -> arg.startsWith("-D" + ServerCatalog.TLS_PROPERTY));
     }
 
     @Test
@@ -155,7 +155,7 @@ class ConnectorsScenarioTest {
 
     /** A "server" process that only sleeps: the test's own listeners answer for it. */
     private static ServerSpec standIn(boolean tls) {
-        return new ServerSpec("stand-in", Group.PEER, "sleep", (port, certificate) -> List.of("sleep", "30"), false, tls);
+        return new ServerSpec("stand-in", Group.PEER, "sleep", (port, certificate, ajp) -> List.of("sleep", "30"), false, tls);
     }
 
     private static Path logFile() {

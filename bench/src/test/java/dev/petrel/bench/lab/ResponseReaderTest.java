@@ -138,4 +138,26 @@ class ResponseReaderTest {
         assertThatThrownBy(() -> new ResponseReader().feed(bytes(manyFields)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fields");
     }
+
+    @Test
+    void saysWhenTheResponseAsksToCloseTheConnection() {
+        ResponseReader reader = new ResponseReader();
+        assertThat(reader.feed(bytes(TOMCAT))).isTrue();
+        assertThat(reader.closes()).isFalse();
+
+        // httpd's last response on a keep-alive connection (MaxKeepAliveRequests)
+        reader.reset();
+        assertThat(reader.feed(bytes("HTTP/1.1 200 OK\r\nContent-Length: 10\r\nConnection: close\r\n\r\nHelloWorld")))
+                .isTrue();
+        assertThat(reader.closes()).isTrue();
+
+        reader.reset();
+        assertThat(reader.closes()).isFalse();
+        assertThat(reader.feed(bytes("HTTP/1.1 204 \r\nconnection: Upgrade, CLOSE\r\n\r\n"))).isTrue();
+        assertThat(reader.closes()).isTrue();
+
+        reader.reset();
+        assertThat(reader.feed(bytes("HTTP/1.1 204 \r\nConnection: keep-alive\r\n\r\n"))).isTrue();
+        assertThat(reader.closes()).isFalse();
+    }
 }

@@ -92,6 +92,7 @@ class ToolOutputTest {
         assertThat(wrk.bytesPerSecond()).isCloseTo(121.81 * 1024 * 1024, within(1.0));
         assertThat(wrk.latencyAvgMs()).isEqualTo(85.92);
         assertThat(wrk.socketErrors()).isZero();
+        assertThat(wrk.socketErrorsByKind()).isEqualTo(new WrkOutput.SocketErrors(0, 0, 0, 0));
     }
 
     @Test
@@ -110,6 +111,8 @@ class ToolOutputTest {
         WrkOutput wrk = WrkOutput.parse(text);
 
         assertThat(wrk.socketErrors()).isEqualTo(10);
+        assertThat(wrk.socketErrorsByKind()).isEqualTo(new WrkOutput.SocketErrors(1, 2, 3, 4));
+        assertThat(wrk.socketErrorsByKind()).hasToString("connect 1, read 2, write 3, timeout 4");
         assertThat(wrk.non2xx3xx()).isEqualTo(5);
         assertThat(wrk.latencyAvgMs()).isEqualTo(0.512);
         assertThat(wrk.bytesPerSecond()).isEqualTo(5120.0);

@@ -106,4 +106,64 @@ class NotApplicableReportTest {
         assertThat(html).contains("not applicable");
         assertThat(charts).anySatisfy(c -> assertThat(c.svg().get()).contains("not applicable"));
     }
+
+    /** A ramp-like scenario in which the baseline and jetty can have no figure at all (as without AJP). */
+    private static RunResults everywhere(boolean anyMeasured) {
+        List<String> levels = List.of("10 connections", "100 connections");
+        RunResults r = new RunResults(AggregationTest.environment());
+        r.server(new ServerInfo("dummy", Group.BASELINE, "C", null));
+        r.server(new ServerInfo("petrel-nio", Group.PETREL, "Petrel nio", null));
+        r.server(new ServerInfo("jetty", Group.PEER, "Jetty", null));
+        r.server(new ServerInfo("helidon", Group.PEER, "Helidon", null));
+        r.scenario(new ScenarioInfo("ladder", "002", "Ladder", "wrk", List.of(
+                new MetricInfo("rps", "requests/s", "req/s", true)), levels, Layout.VARIANTS_BY_SERVER));
+        for (String level : levels) {
+            if (anyMeasured) r.add(new Sample("ladder", level, "petrel-nio", 1, "rps", 1000));
+            r.notApplicable(new NotApplicable("ladder", level, "dummy", "speaks no AJP"));
+            r.notApplicable(new NotApplicable("ladder", level, "jetty", "speaks no AJP"));
+        }
+        return r;
+    }
+
+    @Test
+    void aServerNotApplicableInEveryVariantIsNamedOnceAndInNoTable() {
+        RunResults r = everywhere(true);
+        Aggregation.ScenarioResult scenario = Aggregation.of(r).scenarios().getFirst();
+
+        assertThat(scenario.servers()).extracting(ServerInfo::name).containsExactly("petrel-nio");
+        assertThat(scenario.inapplicable()).extracting(i -> i.server().name() + ": " + i.reason())
+                .containsExactly("dummy: speaks no AJP", "jetty: speaks no AJP");
+        assertThat(scenario.missing()).extracting(ServerInfo::name).containsExactly("helidon");
+
+        String md = ReportWriter.markdown(r);
+        String section = md.substring(md.indexOf("## Ladder"));
+        assertThat(section).containsOnlyOnce("Not applicable (speaks no AJP): dummy, jetty.");
+        assertThat(MarkdownReportTest.table(md, "### requests/s (req/s), median per server").getFirst())
+                .isEqualTo("| Variant | petrel-nio | helidon |");
+        assertThat(section).doesNotContain("### dummy").doesNotContain("### jetty").contains("### petrel-nio (Petrel)");
+    }
+
+    @Test
+    void aScenarioNobodyCouldMeasureSaysWhyWithoutAnEmptyTable() {
+        RunResults r = onlyTheInapplicable(everywhere(false));
+
+        String md = ReportWriter.markdown(r);
+        String section = md.substring(md.indexOf("## Ladder"), md.indexOf("## Problems"));
+
+        assertThat(section).contains("No server has a result in this scenario.",
+                "Not applicable (speaks no AJP): dummy, jetty.");
+        assertThat(section).doesNotContain("| Server | Result |");
+        // a server that simply has no result still gets its row
+        assertThat(ReportWriter.markdown(everywhere(false))).contains("| helidon | no result |");
+    }
+
+    /** The run with only the servers that are not applicable anywhere (dummy and jetty). */
+    private static RunResults onlyTheInapplicable(RunResults source) {
+        RunResults r = new RunResults(source.environment());
+        source.servers().stream().filter(s -> s.name().equals("dummy") || s.name().equals("jetty")).forEach(r::server);
+        source.scenarios().forEach(r::scenario);
+        source.samples().forEach(r::add);
+        source.notApplicable().forEach(r::notApplicable);
+        return r;
+    }
 }
