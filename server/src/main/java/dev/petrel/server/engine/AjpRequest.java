@@ -14,6 +14,7 @@ import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -148,7 +149,7 @@ final class AjpRequest implements Request {
                 String name = head.attributeName(i);
                 if (!name.equals(REMOTE_PORT) && !name.equals(LOCAL_ADDRESS)) map.put(name, head.attributeValue(i));
             }
-            attributes = Map.copyOf(map);
+            attributes = Collections.unmodifiableMap(map); // in the order the front end sent them
         }
         return attributes;
     }
