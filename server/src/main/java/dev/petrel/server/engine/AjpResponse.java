@@ -3,10 +3,8 @@ package dev.petrel.server.engine;
 import dev.petrel.ajp.AjpResponseEncoder;
 import dev.petrel.http.ByteSink;
 import dev.petrel.http.HttpStatus;
-import dev.petrel.server.Response;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -19,7 +17,7 @@ import java.util.Objects;
  * <p>The work buffer comes from the server's {@link BufferPool} for the exchange: room for the
  * head before one chunk's header, data and NUL, and the end-response after it.
  */
-final class AjpResponse implements Response {
+final class AjpResponse extends ResponseSettings {
     private enum State { OPEN, COMMITTED, COMPLETE }
 
     /** Room before the chunk for the head; a longer head is written apart. */
@@ -31,7 +29,6 @@ final class AjpResponse implements Response {
 
     private final Endpoint endpoint;
     private final ByteSink sink = new ByteSink(512); // the head, encoded apart
-    private final ResponseHeaders headers = new ResponseHeaders();
     private final BufferPool pool;
     private final int packetSize;
     private final int maxChunk;
@@ -40,9 +37,6 @@ final class AjpResponse implements Response {
     private State state;
     private boolean headRequest;
     private boolean headPending; // encoded in the sink, not sent yet
-    private int status;
-    private long declaredLength;
-    private int buffered;
     private long written;
 
     AjpResponse(Endpoint endpoint, BufferPool pool, int packetSize) {
@@ -62,11 +56,8 @@ final class AjpResponse implements Response {
         this.headRequest = headRequest;
         state = State.OPEN;
         headPending = false;
-        status = 200;
-        declaredLength = -1;
-        buffered = 0;
+        resetSettings();
         written = 0;
-        headers.clear();
         sink.clear();
     }
 
@@ -87,54 +78,6 @@ final class AjpResponse implements Response {
     private byte[] work() {
         if (work == null) work = pool.acquire();
         return work;
-    }
-
-    @Override
-    public Response status(int status) {
-        checkOpen();
-        this.status = ResponseRules.checkStatus(status);
-        return this;
-    }
-
-    @Override
-    public int status() {
-        return status;
-    }
-
-    @Override
-    public Response header(String name, String value) {
-        checkOpen();
-        if (!isFraming(name, value)) headers.set(name, value);
-        return this;
-    }
-
-    @Override
-    public Response addHeader(String name, String value) {
-        checkOpen();
-        if (!isFraming(name, value)) headers.add(name, value);
-        return this;
-    }
-
-    private boolean isFraming(String name, String value) {
-        long length = ResponseRules.framingLength(name, value);
-        if (length == -1) return false;
-        contentLength(length);
-        return true;
-    }
-
-    @Override
-    public String header(String name) {
-        if ("Content-Length".equalsIgnoreCase(name)) return declaredLength < 0 ? null : Long.toString(declaredLength);
-        return headers.get(name);
-    }
-
-    @Override
-    public Response contentLength(long length) {
-        checkOpen();
-        if (length < 0) throw new IllegalArgumentException("negative Content-Length");
-        if (buffered > length) throw new IllegalStateException("more than " + length + " bytes already written");
-        declaredLength = length;
-        return this;
     }
 
     @Override
@@ -161,12 +104,6 @@ final class AjpResponse implements Response {
             if (sendsBody) writeChunks(body, 0, body.length);
         }
         state = State.COMPLETE;
-    }
-
-    @Override
-    public void send(String text) throws IOException {
-        if (headers.get("Content-Type") == null) header("Content-Type", "text/plain;charset=UTF-8");
-        send(text.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
@@ -308,7 +245,8 @@ final class AjpResponse implements Response {
         }
     }
 
-    private void checkOpen() {
+    @Override
+    void checkOpen() {
         if (state != State.OPEN) throw new IllegalStateException("response already committed");
     }
 

@@ -5,7 +5,6 @@ import dev.petrel.http.ChunkedEncoder;
 import dev.petrel.http.DateCache;
 import dev.petrel.http.HttpStatus;
 import dev.petrel.http.ResponseHeadEncoder;
-import dev.petrel.server.Response;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +20,7 @@ import java.nio.charset.StandardCharsets;
  * {@link #HEAD_ROOM} bytes free before the body: the head is encoded apart, copied there, and
  * head and body leave in one write without copying the body again.
  */
-final class Http1Response implements Response {
+final class Http1Response extends ResponseSettings {
     private enum State { OPEN, COMMITTED, COMPLETE }
 
     private enum Framing { NONE, LENGTH, CHUNKED, CLOSE_DELIMITED }
@@ -50,7 +49,6 @@ final class Http1Response implements Response {
     private final Endpoint endpoint;
     private final ByteSink sink; // the head, a chunk header or a last chunk: small, encoded apart
     private final DateCache dates;
-    private final ResponseHeaders headers = new ResponseHeaders();
     private final BufferPool pool;
     private final int bufferSize;
     private byte[] work; // HEAD_ROOM + bufferSize + TAIL_ROOM from the pool, while this exchange has body bytes
@@ -58,9 +56,6 @@ final class Http1Response implements Response {
     private Exchange exchange;
     private State state;
     private Framing framing;
-    private int status;
-    private long declaredLength;
-    private int buffered;
     private long written;
     private boolean closeConnection;
 
@@ -89,12 +84,9 @@ final class Http1Response implements Response {
         this.exchange = exchange;
         state = State.OPEN;
         framing = null;
-        status = 200;
-        declaredLength = -1;
-        buffered = 0;
+        resetSettings();
         written = 0;
         closeConnection = false;
-        headers.clear();
     }
 
     /** Forgets status, headers and buffered body, to answer with an error instead. Only before commit. */
@@ -111,57 +103,6 @@ final class Http1Response implements Response {
 
     boolean complete() {
         return state == State.COMPLETE;
-    }
-
-    @Override
-    public Response status(int status) {
-        checkOpen();
-        this.status = ResponseRules.checkStatus(status);
-        return this;
-    }
-
-    @Override
-    public int status() {
-        return status;
-    }
-
-    @Override
-    public Response header(String name, String value) {
-        checkOpen();
-        if (isFraming(name, value)) return this;
-        headers.set(name, value);
-        return this;
-    }
-
-    @Override
-    public Response addHeader(String name, String value) {
-        checkOpen();
-        if (isFraming(name, value)) return this;
-        headers.add(name, value);
-        return this;
-    }
-
-    /** Content-Length and Transfer-Encoding belong to the engine; a declared length is taken as {@link #contentLength}. */
-    private boolean isFraming(String name, String value) {
-        long length = ResponseRules.framingLength(name, value);
-        if (length == -1) return false;
-        contentLength(length);
-        return true;
-    }
-
-    @Override
-    public String header(String name) {
-        if ("Content-Length".equalsIgnoreCase(name)) return declaredLength < 0 ? null : Long.toString(declaredLength);
-        return headers.get(name);
-    }
-
-    @Override
-    public Response contentLength(long length) {
-        checkOpen();
-        if (length < 0) throw new IllegalArgumentException("negative Content-Length");
-        if (buffered > length) throw new IllegalStateException("more than " + length + " bytes already written");
-        declaredLength = length;
-        return this;
     }
 
     @Override
@@ -187,12 +128,6 @@ final class Http1Response implements Response {
             if (sendsBody) endpoint.write(body, 0, body.length);
         }
         state = State.COMPLETE;
-    }
-
-    @Override
-    public void send(String text) throws IOException {
-        if (headers.get("Content-Type") == null) header("Content-Type", "text/plain;charset=UTF-8");
-        send(text.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
@@ -341,7 +276,8 @@ final class Http1Response implements Response {
         sink.clear();
     }
 
-    private void checkOpen() {
+    @Override
+    void checkOpen() {
         if (state != State.OPEN) throw new IllegalStateException("response already committed");
     }
 
