@@ -95,6 +95,15 @@ public final class AjpResponseEncoder {
         return (reuse ? END_REUSE : END_CLOSE).clone();
     }
 
+    /** Bytes of an end-response packet. */
+    public static final int END_RESPONSE_SIZE = 6;
+
+    /** Writes the end-response packet at {@code offset} of {@code dst}, without allocating; returns its size. */
+    public static int endResponse(boolean reuse, byte[] dst, int offset) {
+        System.arraycopy(reuse ? END_REUSE : END_CLOSE, 0, dst, offset, END_RESPONSE_SIZE);
+        return END_RESPONSE_SIZE;
+    }
+
     /** The CPong answering a CPing. */
     public static byte[] cpong() {
         return CPONG.clone();

@@ -219,6 +219,16 @@ class AjpResponseEncoderTest {
     }
 
     @Test
+    void theEndOfTheResponseIsWrittenInPlace() {
+        byte[] buffer = new byte[10];
+        java.util.Arrays.fill(buffer, (byte) 0x7E);
+        assertThat(AjpResponseEncoder.endResponse(true, buffer, 2)).isEqualTo(AjpResponseEncoder.END_RESPONSE_SIZE);
+        assertThat(buffer).containsExactly(bytes(0x7E, 0x7E, "AB", 0x00, 0x02, 0x05, 0x01, 0x7E, 0x7E));
+        AjpResponseEncoder.endResponse(false, buffer, 2);
+        assertThat(buffer[7]).isEqualTo((byte) 0);
+    }
+
+    @Test
     void aCpongIsOneByte() {
         assertThat(AjpResponseEncoder.cpong()).containsExactly(bytes("AB", 0x00, 0x01, 0x09));
     }

@@ -24,7 +24,7 @@ final class AjpResponse extends ResponseSettings {
     static final int HEAD_ROOM = 1024;
     private static final int CHUNK_AT = HEAD_ROOM;
     private static final int DATA_AT = CHUNK_AT + AjpResponseEncoder.BODY_CHUNK_HEADER;
-    private static final int END_SIZE = 6;
+    private static final int END_SIZE = AjpResponseEncoder.END_RESPONSE_SIZE;
     private static final byte[] FLUSH = AjpResponseEncoder.flush();
 
     private final Endpoint endpoint;
@@ -160,9 +160,7 @@ final class AjpResponse extends ResponseSettings {
             buffer[to++] = 0;
             buffered = 0;
         }
-        byte[] end = AjpResponseEncoder.endResponse(reuse);
-        System.arraycopy(end, 0, buffer, to, end.length);
-        to += end.length;
+        to += AjpResponseEncoder.endResponse(reuse, buffer, to);
         if (headPending) {
             int headLength = sink.length();
             if (headLength <= HEAD_ROOM) {
