@@ -20,20 +20,37 @@ final class ConnectionSlots {
     }
 
     /**
-     * Takes a slot for the next connection, waiting while the server has been full for less than
-     * the queue timeout.
-     *
-     * @return true with a slot taken; false when the server has been full too long and the next
-     *     connection should be turned away
+     * Waits until a slot is free, while the server has been full for less than the queue timeout,
+     * without taking it: the listeners share the slots, and an acceptor waiting in accept() must
+     * not hold one that another listener's client could use (with one slot and two listeners, the
+     * second would turn its first client away). Returns at once when the server has been full
+     * for the queue timeout already: the next connection is then accepted and, unless a slot
+     * frees, turned away by {@link #take()}.
      */
-    boolean acquire() throws InterruptedException {
+    void awaitFree() throws InterruptedException {
+        if (free.availablePermits() > 0) {
+            fullSince = 0;
+            return;
+        }
+        long wait = queueLeft();
+        if (wait > 0 && free.tryAcquire(wait, TimeUnit.NANOSECONDS)) {
+            free.release(); // seen free; taken only for an accepted connection
+            fullSince = 0;
+        }
+    }
+
+    /**
+     * Takes a slot for a connection just accepted: one free now, or one freed within what is left
+     * of the queue timeout (another listener may have taken the slot seen free before accept).
+     *
+     * @return whether a slot was taken; false turns the connection away
+     */
+    boolean take() throws InterruptedException {
         if (free.tryAcquire()) {
             fullSince = 0;
             return true;
         }
-        long now = System.nanoTime();
-        if (fullSince == 0) fullSince = now;
-        long wait = fullSince + queueNanos - now;
+        long wait = queueLeft();
         if (wait > 0 && free.tryAcquire(wait, TimeUnit.NANOSECONDS)) {
             fullSince = 0;
             return true;
@@ -41,11 +58,11 @@ final class ConnectionSlots {
         return false;
     }
 
-    /** Takes a slot if one is free now. */
-    boolean tryAcquire() {
-        if (!free.tryAcquire()) return false;
-        fullSince = 0;
-        return true;
+    /** Nanoseconds left before the server has been full for the queue timeout, starting the clock if it was not running. */
+    private long queueLeft() {
+        long now = System.nanoTime();
+        if (fullSince == 0) fullSince = now;
+        return fullSince + queueNanos - now;
     }
 
     /** Gives a slot back when its connection has closed. */

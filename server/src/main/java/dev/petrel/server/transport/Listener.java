@@ -127,9 +127,8 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
 
     private void acceptLoop() {
         while (!stopping) {
-            boolean admitted;
             try {
-                admitted = slots.acquire();
+                slots.awaitFree(); // while full, new connections wait in the kernel's backlog
             } catch (InterruptedException e) {
                 return;
             }
@@ -137,14 +136,20 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
             try {
                 connection = accept();
             } catch (IOException e) {
-                if (admitted) slots.release();
                 if (stopping) return;
                 // e.g. EMFILE: too many open files. Back off instead of spinning on the error.
                 LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
                 sleepQuietly(50);
                 continue;
             }
-            if (!admitted && !slots.tryAcquire()) {
+            boolean admitted;
+            try {
+                admitted = slots.take();
+            } catch (InterruptedException e) {
+                closeQuietly(connection);
+                return;
+            }
+            if (!admitted) {
                 turnAway(connection);
                 continue;
             }

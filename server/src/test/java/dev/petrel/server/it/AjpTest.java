@@ -331,6 +331,27 @@ class AjpTest {
     }
 
     @Test
+    void oneSlotServesTheFirstClientOfEitherListener() throws Exception {
+        // An acceptor used to take its slot before accept(): with one slot shared by two listeners,
+        // the idle one held it and the other turned its first client away with a 503.
+        for (boolean ajpFirst : new boolean[] {true, false}) {
+            server = TestServers.builder(Transport.NIO, TestServers.config().build(), app()).maxConnections(1)
+                    .queueTimeout(java.time.Duration.ZERO).ajp(0, AjpConfig.withSecret(SECRET)).start();
+            if (ajpFirst) {
+                try (AjpClient client = client()) {
+                    assertThat(client.send(AjpClient.request("GET", "/").secret(SECRET)).text()).isEqualTo("HelloWorld");
+                }
+            } else {
+                try (RawClient http = RawClient.connect(server.address().getPort())) {
+                    assertThat(http.send(Requests.get("/")).read().text()).isEqualTo("HelloWorld");
+                }
+            }
+            server.stop(java.time.Duration.ofSeconds(1));
+            server = null;
+        }
+    }
+
+    @Test
     void listensOnLoopbackUnlessToldOtherwise() throws IOException {
         server = TestServers.builder(Transport.NIO, TestServers.config().build(), app()).host("0.0.0.0")
                 .ajp(0, AjpConfig.withSecret(SECRET)).start();
