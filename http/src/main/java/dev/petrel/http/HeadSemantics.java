@@ -13,8 +13,12 @@ final class HeadSemantics {
 
     private HeadSemantics() {}
 
-    /** Fills the derived fields of {@code head}; returns the error, or {@code null} when the head is acceptable. */
-    static HttpError interpret(RequestHead head, HttpLimits limits) {
+    /**
+     * Fills the derived fields of {@code head}; returns the error, or {@code null} when the head is
+     * acceptable. The Host value's {@code String} comes from {@code hostText}, so a connection
+     * that keeps sending the same Host gets the same {@code String} back.
+     */
+    static HttpError interpret(RequestHead head, HttpLimits limits, RecentText hostText) {
         HeaderFields fields = head.headers();
         byte[] bytes = fields.bytes();
         int hostCount = 0;
@@ -52,7 +56,7 @@ final class HeadSemantics {
 
         if (head.version == HttpVersion.HTTP_1_1 && hostCount == 0) return HttpError.badRequest("Missing Host header");
         if (hostCount > 1) return HttpError.badRequest("More than one Host header");
-        String hostField = hostIndex < 0 ? "" : fields.value(hostIndex);
+        String hostField = hostIndex < 0 ? "" : hostText.of(bytes, fields.valueStart(hostIndex), fields.valueLength(hostIndex));
         if (!hostField.isEmpty() && !RequestTargets.isAuthority(hostField, 0, hostField.length())) {
             return HttpError.badRequest("Invalid Host header");
         }

@@ -37,6 +37,10 @@ public final class RequestParser {
     private final HeaderFields fields = new HeaderFields(store);
     private final RequestHead head = new RequestHead(fields);
     private final FieldSectionParser fieldParser;
+    // the same target and Host, request after request on a connection, give back the same Strings
+    private final RecentText targetText = new RecentText();
+    private final RecentText hostText = new RecentText();
+    private final TargetMemo lastTarget = new TargetMemo();
 
     private State state = State.LEADING_CRLF;
     private int leadingEmptyLines;
@@ -182,9 +186,12 @@ public final class RequestParser {
         }
         byte[] bytes = store.array();
         head.method = Methods.of(bytes, 0, methodEnd);
-        head.target = new String(bytes, targetStart, targetEnd - targetStart, java.nio.charset.StandardCharsets.US_ASCII);
-        HttpError invalid = RequestTargets.interpret(head);
-        if (invalid == null) invalid = HeadSemantics.interpret(head, limits);
+        head.target = targetText.of(bytes, targetStart, targetEnd - targetStart);
+        HttpError invalid = lastTarget.restore(head) ? null : RequestTargets.interpret(head);
+        if (invalid == null) {
+            lastTarget.remember(head);
+            invalid = HeadSemantics.interpret(head, limits, hostText);
+        }
         if (invalid != null) {
             error = invalid;
             state = State.FAILED;
@@ -205,6 +212,38 @@ public final class RequestParser {
         if (b[v + 5] != '1') return new HttpError(505, "HTTP version not supported");
         head.version = b[v + 7] == '0' ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1;
         return null;
+    }
+
+    /**
+     * What {@link RequestTargets#interpret} made of the last valid target, to copy instead of
+     * splitting the target again (and allocating its path and query) when the same target
+     * {@code String} comes back with the same method.
+     */
+    private static final class TargetMemo {
+        private String method;
+        private String target;
+        private TargetForm form;
+        private String rawPath;
+        private String query;
+        private String authority;
+
+        boolean restore(RequestHead head) {
+            if (head.target != target || head.method != method) return false;
+            head.form = form;
+            head.rawPath = rawPath;
+            head.query = query;
+            head.authority = authority;
+            return true;
+        }
+
+        void remember(RequestHead head) {
+            method = head.method;
+            target = head.target;
+            form = head.form;
+            rawPath = head.rawPath;
+            query = head.query;
+            authority = head.authority;
+        }
     }
 
     private static boolean isDigit(byte b) {

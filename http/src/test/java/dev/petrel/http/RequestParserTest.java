@@ -649,4 +649,78 @@ class RequestParserTest {
             if (expected == ParseStatus.ERROR) assertThat(parser.error().status()).isEqualTo(status);
         }
     }
+
+    /** A keep-alive connection's parser gives back the same Strings for what repeats, and never a stale one. */
+    @Nested
+    class RepeatedRequestsOnOneParser {
+        private final RequestParser parser = new RequestParser();
+
+        private RequestHead parse(String raw) {
+            parser.reset();
+            assertThat(parser.parse(ByteBuffer.wrap(bytes(raw)))).isEqualTo(ParseStatus.COMPLETE);
+            return parser.head();
+        }
+
+        private HttpError reject(String raw) {
+            parser.reset();
+            assertThat(parser.parse(ByteBuffer.wrap(bytes(raw)))).isEqualTo(ParseStatus.ERROR);
+            return parser.error();
+        }
+
+        @Test
+        void theSameTargetAndHostComeBackAsTheSameStrings() {
+            RequestHead first = parse("GET /a/b?x=1 HTTP/1.1\r\nHost: example.com:8080\r\n\r\n");
+            String target = first.target();
+            String path = first.rawPath();
+            String query = first.query();
+            String host = first.host();
+            RequestHead second = parse("GET /a/b?x=1 HTTP/1.1\r\nHost: example.com:8080\r\n\r\n");
+            assertThat(second.target()).isSameAs(target);
+            assertThat(second.rawPath()).isSameAs(path).isEqualTo("/a/b");
+            assertThat(second.query()).isSameAs(query).isEqualTo("x=1");
+            assertThat(second.host()).isSameAs(host).isEqualTo("example.com:8080");
+            assertThat(second.targetForm()).isEqualTo(TargetForm.ORIGIN);
+        }
+
+        @Test
+        void aChangedTargetOrHostIsReadAfresh() {
+            parse("GET /a?x=1 HTTP/1.1\r\nHost: one.example\r\n\r\n");
+            RequestHead next = parse("GET /b HTTP/1.1\r\nHost: two.example\r\n\r\n");
+            assertThat(next.target()).isEqualTo("/b");
+            assertThat(next.rawPath()).isEqualTo("/b");
+            assertThat(next.query()).isNull();
+            assertThat(next.host()).isEqualTo("two.example");
+        }
+
+        @Test
+        void theSameTargetUnderAnotherMethodIsCheckedAgain() {
+            parse("OPTIONS * HTTP/1.1\r\nHost: example.com\r\n\r\n");
+            assertThat(reject("GET * HTTP/1.1\r\nHost: example.com\r\n\r\n").status()).isEqualTo(400);
+            assertThat(parse("OPTIONS * HTTP/1.1\r\nHost: example.com\r\n\r\n").targetForm()).isEqualTo(TargetForm.ASTERISK);
+        }
+
+        @Test
+        void aRejectedTargetIsNotRememberedAsValid() {
+            assertThat(reject("GET example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n").status()).isEqualTo(400);
+            assertThat(reject("GET example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n").status()).isEqualTo(400);
+            RequestHead connect = parse("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+            assertThat(connect.targetForm()).isEqualTo(TargetForm.AUTHORITY);
+            assertThat(connect.rawPath()).isNull();
+        }
+
+        @Test
+        void anInvalidHostIsRejectedEvenAfterTheSameBytesWereRemembered() {
+            assertThat(reject("GET / HTTP/1.1\r\nHost: bad host\r\n\r\n").status()).isEqualTo(400);
+            assertThat(reject("GET / HTTP/1.1\r\nHost: bad host\r\n\r\n").status()).isEqualTo(400);
+        }
+
+        @Test
+        void anAbsoluteFormTargetStillGivesItsAuthorityAsTheHost() {
+            parse("GET http://a.example/x HTTP/1.1\r\nHost: a.example\r\n\r\n");
+            RequestHead again = parse("GET http://a.example/x HTTP/1.1\r\nHost: other.example\r\n\r\n");
+            assertThat(again.host()).isEqualTo("a.example");
+            assertThat(again.rawPath()).isEqualTo("/x");
+            assertThat(again.targetForm()).isEqualTo(TargetForm.ABSOLUTE);
+        }
+    }
 }

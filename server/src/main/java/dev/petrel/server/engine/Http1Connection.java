@@ -50,6 +50,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     private final Http1Request request;
     private final Http1Response response;
     private final ByteSink sink = new ByteSink(256);
+    private final RequestBody.FirstReadListener continueOnFirstRead = this::sendContinue; // made once, not per request
 
     private final ConnectionLifecycle lifecycle;
     private boolean closeHandedOver; // closeGracefully() closes the endpoint, now or after lingering
@@ -61,6 +62,9 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     private long headDeadline;  // nanoTime by which a begun head must be complete; 0 before its first byte
 
     private RequestHead head;
+    // the parser hands back the same rawPath String for a repeated target; so is its decoded path
+    private String lastRawPath;
+    private String lastPath;
     private boolean continueSent;
     private int served;
 
@@ -255,15 +259,17 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         head = parser.head();
         served++;
         continueSent = false;
-        String path = decodedPath(head);
+        String path = head.rawPath() != null && head.rawPath() == lastRawPath ? lastPath : decodedPath(head);
         if (path == null) {
             sendErrorAndClose(400, "Invalid percent-encoding in the request target");
             return false;
         }
+        lastRawPath = head.rawPath();
+        lastPath = path;
         switch (head.framing()) {
             case NONE -> body.none();
-            case LENGTH -> body.fixed(head.contentLength(), this::sendContinue);
-            case CHUNKED -> body.chunked(this::sendContinue);
+            case LENGTH -> body.fixed(head.contentLength(), continueOnFirstRead);
+            case CHUNKED -> body.chunked(continueOnFirstRead);
         }
         request.begin(head, path);
         response.begin(this);

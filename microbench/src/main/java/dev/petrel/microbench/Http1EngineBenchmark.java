@@ -1,0 +1,78 @@
+package dev.petrel.microbench;
+
+import dev.petrel.http.DateCache;
+import dev.petrel.server.Handler;
+import dev.petrel.server.Router;
+import dev.petrel.server.ServerConfig;
+import dev.petrel.server.engine.Http1Connection;
+import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The HTTP/1.1 protocol engine over one keep-alive connection, driven in memory: per operation one
+ * request arrives, the engine parses it, routes it to the lab's HelloWorld handler (the same
+ * {@link Router} and handler as the lab's {@code PetrelHello}), writes the response and waits for
+ * the next request. No socket and no thread hand-off: what is left is the engine's own cost, and
+ * {@code -prof gc} shows its allocation per request, which issue 7 wants at zero.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class Http1EngineBenchmark {
+    private static final byte[] HELLO = "HelloWorld".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] PAGE = new byte[35 * 1024];
+
+    @Param({"ab", "wrk", "browser"})
+    public String request;
+
+    private InMemoryEndpoint endpoint;
+    private Http1Connection connection;
+    private long expectedPerResponse;
+
+    @Setup(Level.Iteration)
+    public void setUp() {
+        Handler hello = (req, res) -> res.contentType("text/plain;charset=UTF-8").send(HELLO);
+        Handler page = (req, res) -> res.contentType("text/html;charset=UTF-8").send(PAGE);
+        Router router = Router.builder().route("*", "/page", page).fallback(hello).build();
+        endpoint = new InMemoryEndpoint(Requests.bytes(request));
+        // no limit on requests per connection, which would otherwise close it mid-iteration
+        ServerConfig d = ServerConfig.DEFAULT;
+        ServerConfig config = new ServerConfig(d.limits(), d.headerTimeout(), d.idleTimeout(), d.bodyReadTimeout(),
+                d.writeTimeout(), Integer.MAX_VALUE, d.maxDrainBytes(), d.responseBufferSize());
+        connection = new Http1Connection(endpoint, Handler.nonBlocking(router), config, new DateCache(InstantSource.system()));
+        serveOne();
+        expectedPerResponse = endpoint.bytesWritten();
+    }
+
+    @Benchmark
+    public long serveOne() {
+        endpoint.arrive();
+        if (!connection.serve()) throw new IllegalStateException("the engine closed the connection");
+        return endpoint.bytesWritten();
+    }
+
+    @TearDown(Level.Iteration)
+    public void check() {
+        // every response as long as the first: the engine answered each request, and alike
+        if (endpoint.bytesWritten() % expectedPerResponse != 0 || endpoint.closed()) {
+            throw new IllegalStateException("responses differ in length or the connection closed");
+        }
+    }
+}
