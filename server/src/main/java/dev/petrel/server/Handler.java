@@ -30,6 +30,18 @@ public interface Handler {
     }
 
     /**
+     * Whether handling this request may block; asked on the {@code nio} transport once the
+     * request's head has arrived, before the handler runs, to choose between the event loop and a
+     * virtual thread for this request alone. A handler that serves some requests from memory and
+     * others from a database or a disk answers per request, and the quick ones skip the
+     * hand-over. It must decide from the request line and headers only, without reading the body
+     * or blocking. Default: {@link #mayBlock()}.
+     */
+    default boolean mayBlock(Request request) {
+        return mayBlock();
+    }
+
+    /**
      * Marks {@code handler} as one that never blocks (see {@link #mayBlock()}): it computes its
      * answer from the request and memory, and writes a response the socket can take at once.
      * A handler that blocks anyway stalls every connection of its event loop meanwhile.
@@ -44,6 +56,11 @@ public interface Handler {
 
             @Override
             public boolean mayBlock() {
+                return false;
+            }
+
+            @Override
+            public boolean mayBlock(Request request) {
                 return false;
             }
         };

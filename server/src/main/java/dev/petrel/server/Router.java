@@ -47,14 +47,28 @@ public final class Router implements Handler {
             fallback.handle(request, response);
             return;
         }
-        Handler handler = route.byMethod.get(request.method());
-        if (handler == null && Methods.HEAD.equals(request.method())) handler = route.byMethod.get(Methods.GET);
-        if (handler == null) handler = route.byMethod.get("*");
+        Handler handler = handlerFor(route, request.method());
         if (handler == null) {
             response.status(405).header("Allow", allow(route)).send("Method Not Allowed\n");
             return;
         }
         handler.handle(request, response);
+    }
+
+    /** Whether the handler this request is routed to may block it (a 405 answer never does). */
+    @Override
+    public boolean mayBlock(Request request) {
+        Route route = find(request.path());
+        if (route == null) return fallback.mayBlock(request);
+        Handler handler = handlerFor(route, request.method());
+        return handler != null && handler.mayBlock(request);
+    }
+
+    private static Handler handlerFor(Route route, String method) {
+        Handler handler = route.byMethod.get(method);
+        if (handler == null && Methods.HEAD.equals(method)) handler = route.byMethod.get(Methods.GET);
+        if (handler == null) handler = route.byMethod.get("*");
+        return handler;
     }
 
     /** A router may block when any of its handlers may. */

@@ -39,8 +39,9 @@ public final class DemoSite {
     public static Handler handler(Path root, InstantSource clock) throws IOException {
         DateCache dates = new DateCache(clock);
         return Router.builder()
-                .get("/", DemoSite::hello)
-                .get("/date", (request, response) -> date(response, dates))
+                // answered from memory: on the nio transport these run on the event loop, without a hand-over
+                .get("/", Handler.nonBlocking(DemoSite::hello))
+                .get("/date", Handler.nonBlocking((request, response) -> date(response, dates)))
                 .post("/echo", DemoSite::echo)
                 .fallback(new StaticFiles(root))
                 .build();

@@ -67,6 +67,9 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     private String lastPath;
     private boolean continueSent;
     private int served;
+    // mayBlock()'s answer for the head of exchange served + 1, asked by the transport and by serve()
+    private int decidedFor = -1;
+    private boolean decision;
 
     /** An engine for one connection with a response buffer of its own; call {@link #serve()} on the thread the transport gives it. */
     public Http1Connection(Endpoint endpoint, Handler handler, ServerConfig config, DateCache dates) {
@@ -107,6 +110,9 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     @Override
     public boolean serve() {
         boolean waiting = false;
+        // On an event loop the transport ran this serve() inline because mayBlock() said no; a
+        // later request that may block must go back to the transport to be handed to a worker.
+        boolean mayBlockHere = !endpoint.waitsWithoutThread() || mayBlock();
         try {
             while (true) {
                 HeadProgress progress = readHead(!endpoint.waitsWithoutThread());
@@ -116,6 +122,10 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
                         return true;
                     }
                     case COMPLETE -> {
+                        if (!mayBlockHere && mayBlock()) {
+                            waiting = true; // the head stays parsed; the transport's next serve() answers it
+                            return true;
+                        }
                         awaitingHead = false;
                         boolean keep;
                         try {
@@ -163,10 +173,23 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         }
     }
 
-    /** Whether the handler may block; reading and writing the head never do between requests. */
+    /**
+     * Whether the next {@link #serve()} may block: never when the handler never does; otherwise,
+     * once a whole head has arrived, what the handler says of this request (a router answers for
+     * the route it picks), so that requests for non-blocking routes skip the hand-over to a worker.
+     */
     @Override
     public boolean mayBlock() {
-        return handlerMayBlock;
+        if (!handlerMayBlock) return false;
+        if (!awaitingHead || headStatus != ParseStatus.COMPLETE) return true;
+        if (decidedFor == served) return decision; // asked again for the same head
+        RequestHead parsed = parser.head();
+        String path = pathOf(parsed);
+        // an invalid path is answered with a 400 by the engine, which never blocks
+        if (path != null) request.begin(parsed, path);
+        decision = path != null && handler.mayBlock(request);
+        decidedFor = served;
+        return decision;
     }
 
     @Override
@@ -259,13 +282,11 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         head = parser.head();
         served++;
         continueSent = false;
-        String path = head.rawPath() != null && head.rawPath() == lastRawPath ? lastPath : decodedPath(head);
+        String path = pathOf(head);
         if (path == null) {
             sendErrorAndClose(400, "Invalid percent-encoding in the request target");
             return false;
         }
-        lastRawPath = head.rawPath();
-        lastPath = path;
         switch (head.framing()) {
             case NONE -> body.none();
             case LENGTH -> body.fixed(head.contentLength(), continueOnFirstRead);
@@ -332,6 +353,16 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
             endpoint.write(CONTINUE, 0, CONTINUE.length);
             continueSent = true;
         }
+    }
+
+    /** The decoded path of {@code head}, or null when its percent-encoding is invalid; a repeated target is decoded once. */
+    private String pathOf(RequestHead head) {
+        String rawPath = head.rawPath();
+        if (rawPath != null && rawPath == lastRawPath) return lastPath;
+        String path = decodedPath(head);
+        lastRawPath = rawPath;
+        lastPath = path;
+        return path;
     }
 
     private static String decodedPath(RequestHead head) {

@@ -72,4 +72,50 @@ class RouterTest {
             assertThat(client.send(Requests.get("/hello?x=1")).read().text()).isEqualTo("hi");
         }
     }
+
+    /** Where a handler ran, as it tells the client: the nio event loop or a virtual thread. */
+    private static void reportThread(dev.petrel.server.Request request, dev.petrel.server.Response response) throws java.io.IOException {
+        response.send(Thread.currentThread().isVirtual() ? "virtual" : "loop");
+    }
+
+    private static Handler memoryAndDisk() {
+        return Router.builder()
+                .get("/memory", Handler.nonBlocking(RouterTest::reportThread))
+                .get("/disk", RouterTest::reportThread)
+                .fallback(Handler.nonBlocking(RouterTest::reportThread))
+                .build();
+    }
+
+    /** A request whose route may block never runs on the event loop, whatever ran before it on the connection. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = Transport.class, names = {"NIO", "NIO_TLS"})
+    void onNioABlockingRouteAlwaysRunsOnAVirtualThread(Transport kind) throws Exception {
+        Handler app = memoryAndDisk();
+        assertThat(app.mayBlock()).isTrue();
+        try (Server server = TestServers.start(kind, app); RawClient client = RawClient.connect(server)) {
+            for (int i = 0; i < 3; i++) { // alternating on one connection
+                assertThat(client.send(Requests.get("/memory")).read().status()).isEqualTo(200);
+                assertThat(client.send(Requests.get("/disk")).read().text()).isEqualTo("virtual");
+            }
+            assertThat(client.send(Requests.get("/di%73k")).read().text()).isEqualTo("virtual");
+            assertThat(client.send(Requests.post("/disk", "x")).read().status()).isEqualTo(405);
+        }
+    }
+
+    /**
+     * A request for a non-blocking route that arrives while its connection waits on the event loop
+     * runs there, even though other routes of the router may block. (One that arrives while a
+     * worker is still finishing the previous exchange is served by that worker, which is as cheap.)
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"/memory", "/elsewhere"})
+    void onNioANonBlockingRouteRunsOnTheEventLoop(String path) throws Exception {
+        try (Server server = TestServers.start(Transport.NIO, memoryAndDisk())) {
+            for (int i = 0; i < 3; i++) {
+                try (RawClient client = RawClient.connect(server)) {
+                    assertThat(client.send(Requests.get(path)).read().text()).isEqualTo("loop");
+                }
+            }
+        }
+    }
 }
