@@ -31,6 +31,7 @@ public final class Main {
             Commands:
               serve      run the server with the demo site (petrel serve --help)
               bench      the benchmark lab against the peers (petrel bench --help; run by ./petrel)
+              jmh        the JMH microbenchmarks of the codec and the engine (petrel jmh -h; run by ./petrel)
               version    print the version
               help       print this help
             """;
@@ -69,6 +70,7 @@ public final class Main {
                     yield 0;
                 }
                 case "bench" -> throw new UsageException("the lab runs through the launcher: ./petrel bench --help");
+                case "jmh" -> throw new UsageException("the microbenchmarks run through the launcher: ./petrel jmh -h");
                 default -> throw new UsageException("unknown command '" + command + "'");
             };
         } catch (UsageException e) {
