@@ -114,8 +114,13 @@ final class ConnectionInput {
      * nothing.
      */
     void settle() {
-        brimful = false; // what filled the small buffer was this exchange's: the next one starts small
-        if (large == null || large.remaining() > small.capacity()) return;
+        if (large == null) {
+            // Bytes left over in a brimful small buffer are a pipelined burst, likely with more waiting;
+            // without any, what filled it was this exchange's, and the next request is read small.
+            if (!small.hasRemaining()) brimful = false;
+            return;
+        }
+        if (large.remaining() > small.capacity()) return;
         small.clear();
         small.put(large);
         small.flip();
