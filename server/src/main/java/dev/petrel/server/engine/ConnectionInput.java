@@ -132,10 +132,8 @@ final class ConnectionInput {
      * this sees the small buffer, empty.
      */
     void release() {
-        if (large != null) {
-            small.clear().limit(0);
-            giveBack();
-        }
+        small.clear().limit(0);
+        if (large != null) giveBack();
     }
 
     /** Compacts the current buffer for a read, first moving to the large one when more room is needed. */
