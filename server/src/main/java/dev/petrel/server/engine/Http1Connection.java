@@ -38,6 +38,8 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     private static final byte[] TEXT_PLAIN = "text/plain;charset=UTF-8".getBytes(StandardCharsets.US_ASCII);
     private static final int LINGER_MILLIS = 1000;
     private static final int LINGER_BYTES = 256 * 1024;
+    /** The size of the read buffers borrowed for large heads, pipelined bursts and bodies. */
+    static final int LARGE_INPUT_BYTES = 8192;
 
     private final Endpoint endpoint;
     private final Handler handler;
@@ -71,25 +73,31 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     private int decidedFor = -1;
     private boolean decision;
 
-    /** An engine for one connection with a response buffer of its own; call {@link #serve()} on the thread the transport gives it. */
+    /**
+     * An engine for one connection with a response buffer and a large read buffer of its own
+     * (single-slot pools); call {@link #serve()} on the thread the transport gives it.
+     */
     public Http1Connection(Endpoint endpoint, Handler handler, ServerConfig config, DateCache dates) {
-        this(endpoint, handler, handler.mayBlock(), config, dates, new BufferPool(responseBufferBytes(config), 1));
+        this(endpoint, handler, handler.mayBlock(), config, dates, new BufferPool(responseBufferBytes(config), 1),
+                new InputBufferPool(LARGE_INPUT_BYTES, 1));
     }
 
     /**
      * An engine for one connection taking response buffers from {@code pool} (see
-     * {@link #responseBufferBytes}); {@code handlerMayBlock} is {@code handler.mayBlock()},
-     * asked once per listener rather than per connection.
+     * {@link #responseBufferBytes}) and large read buffers from {@code inputPool} (of
+     * {@link #LARGE_INPUT_BYTES}; see {@link ConnectionInput}), both shared by the listener's
+     * connections; {@code handlerMayBlock} is {@code handler.mayBlock()}, asked once per listener
+     * rather than per connection.
      */
     Http1Connection(Endpoint endpoint, Handler handler, boolean handlerMayBlock, ServerConfig config, DateCache dates,
-                    BufferPool pool) {
+                    BufferPool pool, InputBufferPool inputPool) {
         this.endpoint = endpoint;
         this.lifecycle = new ConnectionLifecycle(endpoint);
         this.handler = handler;
         this.handlerMayBlock = handlerMayBlock;
         this.config = config;
         this.dates = dates;
-        this.input = new ConnectionInput(endpoint, 8192);
+        this.input = new ConnectionInput(endpoint, ConnectionInput.SMALL_BUFFER_BYTES, inputPool);
         this.parser = new RequestParser(config.limits());
         this.body = new RequestBody(input, config.limits(), millis(config.bodyReadTimeout().toNanos()));
         this.request = new Http1Request(endpoint, body);
@@ -132,6 +140,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
                             keep = exchange();
                         } finally {
                             response.release(); // an idle connection holds no response buffer
+                            input.settle();     // nor a large read buffer, once what is left fits the small one
                         }
                         if (!keep) return false;
                     }
@@ -160,7 +169,10 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
             LOG.log(System.Logger.Level.ERROR, "unexpected failure on connection from " + endpoint.remoteAddress(), e);
             return false;
         } finally {
-            if (!waiting && !closeHandedOver) endpoint.close();
+            if (!waiting) {
+                input.release();
+                if (!closeHandedOver) endpoint.close();
+            }
         }
     }
 
@@ -265,7 +277,10 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
                 }
             } else {
                 n = input.fillAvailable();
-                if (n == 0) return HeadProgress.WAITING;
+                if (n == 0) {
+                    input.settle(); // the parser took every byte: wait without a large buffer
+                    return HeadProgress.WAITING;
+                }
             }
             if (n < 0) return HeadProgress.ENDED; // peer closed, between requests or inside a head: nothing to answer
         }

@@ -28,6 +28,7 @@ public final class Http1Protocol implements Protocol {
     private final ServerConfig config;
     private final DateCache dates;
     private final BufferPool buffers;
+    private final InputBufferPool inputBuffers;
     private final boolean handlerMayBlock;
 
     /** Serves {@code handler} with {@code config}, dating responses from {@code dates}. */
@@ -36,12 +37,13 @@ public final class Http1Protocol implements Protocol {
         this.config = Objects.requireNonNull(config, "config");
         this.dates = Objects.requireNonNull(dates, "dates");
         this.buffers = BufferPool.forProcessors(Http1Connection.responseBufferBytes(config));
+        this.inputBuffers = InputBufferPool.forProcessors(Http1Connection.LARGE_INPUT_BYTES);
         this.handlerMayBlock = handler.mayBlock();
     }
 
     @Override
     public ProtocolConnection open(Endpoint endpoint) {
-        return new Http1Connection(endpoint, handler, handlerMayBlock, config, dates, buffers);
+        return new Http1Connection(endpoint, handler, handlerMayBlock, config, dates, buffers, inputBuffers);
     }
 
 

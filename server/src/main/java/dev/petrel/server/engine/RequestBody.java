@@ -12,7 +12,8 @@ import java.nio.ByteBuffer;
 /**
  * The body of the current request, read from the connection's buffer and then from the
  * endpoint. One instance per connection, re-armed for each request, so reading a body costs no
- * allocation beyond the caller's array.
+ * allocation beyond the caller's array. Each fill may change the connection's buffer (see
+ * {@link ConnectionInput}), so the buffer is asked for again after every fill, never kept.
  */
 final class RequestBody extends InputStream {
     private enum Mode { NONE, LENGTH, CHUNKED }
@@ -130,8 +131,8 @@ final class RequestBody extends InputStream {
     }
 
     private int readFixed(byte[] b, int off, int len) throws IOException {
-        ByteBuffer buffer = input.buffer();
-        if (!buffer.hasRemaining()) fillOrFail();
+        if (!input.hasRemaining()) fillOrFail();
+        ByteBuffer buffer = input.buffer(); // asked after the fill, which may have moved to the large buffer
         int n = (int) Math.min(Math.min(len, remaining), buffer.remaining());
         buffer.get(b, off, n);
         remaining -= n;

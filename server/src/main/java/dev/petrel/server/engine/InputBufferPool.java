@@ -1,0 +1,31 @@
+package dev.petrel.server.engine;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Large read buffers shared by the connections of one listener (see {@link ConnectionInput}):
+ * a connection borrows one only while its input outgrows its small buffer, for a large head, a
+ * pipelined burst or a request body. Heap {@link ByteBuffer}s rather than arrays, so that taking
+ * one back does not allocate a new wrapper. How the pool works: {@link SlotPool}.
+ */
+final class InputBufferPool extends SlotPool<ByteBuffer> {
+    /** A pool of at most {@code capacity} free buffers of {@code bufferSize} bytes. */
+    InputBufferPool(int bufferSize, int capacity) {
+        super(bufferSize, capacity);
+    }
+
+    /** A pool sized for the machine: a few free buffers per processor. */
+    static InputBufferPool forProcessors(int bufferSize) {
+        return new InputBufferPool(bufferSize, capacityForProcessors());
+    }
+
+    @Override
+    ByteBuffer allocate() {
+        return ByteBuffer.allocate(bufferSize());
+    }
+
+    @Override
+    int sizeOf(ByteBuffer buffer) {
+        return buffer.capacity();
+    }
+}
