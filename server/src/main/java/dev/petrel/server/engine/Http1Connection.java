@@ -317,7 +317,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
             return false;
         }
         if (response.closesConnection()) {
-            closeGracefully();
+            if (!clientSaidItsLast()) closeGracefully(); // else serve() closes at once
             return false;
         }
         if (!body.finished() && !body.drain(config.maxDrainBytes())) {
@@ -432,6 +432,17 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         sink.write(text);
         endpoint.write(sink.array(), 0, sink.length());
         closeGracefully();
+    }
+
+    /**
+     * Whether the connection may close at once, without lingering: the client said this request
+     * was its last (HTTP/1.0 without keep-alive, or {@code Connection: close}) and every byte it
+     * sent has been read. Closing with nothing unread sends FIN, not RST, so the response in flight
+     * is safe, and a client that ends the conversation sends nothing more; lingering would only
+     * cost a half-close, a wait for the client's FIN and a wake-up per connection.
+     */
+    private boolean clientSaidItsLast() {
+        return !head.keepAlive() && body.finished() && !input.hasRemaining();
     }
 
     /** Lets the response reach the client before the connection closes (see {@link Endpoint#closeGracefully}). */

@@ -67,9 +67,13 @@ final class EventLoop implements AutoCloseable {
         if (!inLoop() && wakeupPending.compareAndSet(false, true)) selector.wakeup();
     }
 
-    /** Makes a blocked select return, e.g. so that a channel closed elsewhere is let go at once. */
+    /**
+     * Makes a blocked select return, e.g. so that a channel closed elsewhere is let go at once. On
+     * the loop itself there is no blocked select to wake: its next select lets the channel go, and
+     * waking it would only cost a system call and an empty select per closed connection.
+     */
     void wakeup() {
-        if (wakeupPending.compareAndSet(false, true)) selector.wakeup();
+        if (!inLoop() && wakeupPending.compareAndSet(false, true)) selector.wakeup();
     }
 
     private void run() {
