@@ -36,6 +36,7 @@ final class ConnectionInput {
     private ByteBuffer large;           // borrowed from the pool, or null
     private ByteBuffer buffer;          // the current one: small or large
     private boolean brimful;            // the last read filled the small buffer: more is likely waiting
+    private boolean drained;            // the last non-waiting read found the socket empty (see drained())
 
     /** Input with one buffer of {@code size} bytes and nothing borrowed, ever. */
     ConnectionInput(Endpoint endpoint, int size) {
@@ -78,6 +79,7 @@ final class ConnectionInput {
      * @return bytes read, or -1 at end of stream
      */
     int fill(int timeoutMillis) throws IOException {
+        drained = false; // a waiting read says nothing of what is left
         makeRoom();
         int n;
         try {
@@ -96,6 +98,7 @@ final class ConnectionInput {
      */
     int fillAvailable() throws IOException {
         makeRoom();
+        int room = buffer.remaining();
         int n;
         try {
             n = endpoint.readAvailable(buffer);
@@ -103,7 +106,18 @@ final class ConnectionInput {
             buffer.flip();
         }
         noteFill();
+        drained = n >= 0 && n < room;
         return n;
+    }
+
+    /**
+     * Whether the last {@link #fillAvailable()} took everything there was: it read less than it
+     * had room for, and the endpoint holds nothing of its own (a TLS endpoint may hold a further
+     * record). Until the transport reports the socket readable again, another read would only
+     * find nothing, which is how Netty also decides that a channel has been read dry.
+     */
+    boolean drained() {
+        return drained && !buffer.hasRemaining() && !endpoint.hasBufferedInput();
     }
 
     /**

@@ -43,6 +43,16 @@ public interface Endpoint {
     }
 
     /**
+     * Whether this endpoint holds input of its own that a read would return without the socket
+     * becoming readable again, such as a TLS record received whole but not yet decrypted. A
+     * transport that waits without a thread relies on the socket's readiness, which says nothing
+     * of such bytes. Default: false.
+     */
+    default boolean hasBufferedInput() {
+        return false;
+    }
+
+    /**
      * Writes all {@code len} bytes of {@code src} from {@code off}.
      *
      * @throws java.net.SocketTimeoutException when the peer took no bytes for the write timeout

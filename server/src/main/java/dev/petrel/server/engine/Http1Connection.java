@@ -62,6 +62,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     private ParseStatus headStatus = ParseStatus.NEED_MORE;
     private long idleDeadline;  // nanoTime by which the next head must begin
     private long headDeadline;  // nanoTime by which a begun head must be complete; 0 before its first byte
+    private boolean readinessReported; // inside poll(): the transport saw the socket readable
 
     private RequestHead head;
     // the parser hands back the same rawPath String for a repeated target; so is its decoded path
@@ -178,11 +179,20 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
 
     @Override
     public boolean poll() {
+        readinessReported = true; // the socket is readable: read, however dry the last read left it
         try {
             return readHead(false) != HeadProgress.WAITING;
         } catch (IOException | RuntimeException e) {
             return true; // serve() meets the failure again and ends the connection
+        } finally {
+            readinessReported = false;
         }
+    }
+
+    /** A head taken in and handed back by serve() for the transport to run elsewhere. */
+    @Override
+    public boolean hasWork() {
+        return awaitingHead && headStatus == ParseStatus.COMPLETE;
     }
 
     /**
@@ -276,7 +286,8 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
                     return timedOut(); // the endpoint waited until the deadline
                 }
             } else {
-                n = input.fillAvailable();
+                // A read that left the socket dry needs no second look: the transport watches for more.
+                n = !readinessReported && input.drained() ? 0 : input.fillAvailable();
                 if (n == 0) {
                     input.settle(); // the parser took every byte: wait without a large buffer
                     return HeadProgress.WAITING;

@@ -40,6 +40,16 @@ public interface ProtocolConnection {
         return true;
     }
 
+    /**
+     * Whether {@link #serve()}, having returned true, has work already without new input: a
+     * request it took in but handed back so that the transport runs it elsewhere (see
+     * {@link #mayBlock()}). When false the connection waits for the socket to become readable.
+     * Default: false.
+     */
+    default boolean hasWork() {
+        return false;
+    }
+
     /** Finishes the current exchange, if any, then closes; closes at once when idle. */
     void drain();
 

@@ -83,6 +83,12 @@ final class TlsConnection implements ProtocolConnection {
         return current == null || current.mayBlock();
     }
 
+    @Override
+    public boolean hasWork() {
+        ProtocolConnection current = engine;
+        return current != null && current.hasWork();
+    }
+
     /** During the handshake there is no exchange to finish: close. */
     @Override
     public void drain() {

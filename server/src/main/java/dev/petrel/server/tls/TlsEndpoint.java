@@ -589,6 +589,12 @@ public final class TlsEndpoint implements Endpoint {
         return raw.waitsWithoutThread();
     }
 
+    /** Ciphertext received but not unwrapped, or plaintext not read yet: a pipelined record the socket will not announce again. */
+    @Override
+    public boolean hasBufferedInput() {
+        return netIn.hasRemaining() || appIn.hasRemaining();
+    }
+
     @Override
     public InetSocketAddress remoteAddress() {
         return raw.remoteAddress();

@@ -74,7 +74,12 @@ final class NioConnection {
         state = State.RUNNING;
         if (key.isValid()) key.interestOps(0);
         if (!protocol.mayBlock()) { // a handler that never blocks, between TLS handshakes too: inline, no hand-over
-            if (protocol.serve()) waitOnLoop();
+            if (protocol.serve()) {
+                // serve() has just read the socket dry, so there is nothing to poll: either it handed
+                // back a request to run on a worker, or the connection waits for the socket
+                if (protocol.hasWork()) run();
+                else waitForInput();
+            }
             return;
         }
         try {
@@ -95,6 +100,11 @@ final class NioConnection {
             run();
             return;
         }
+        waitForInput();
+    }
+
+    private void waitForInput() {
+        if (!key.isValid() || endpoint.isClosed()) return;
         state = State.WAITING;
         key.interestOps(SelectionKey.OP_READ);
     }

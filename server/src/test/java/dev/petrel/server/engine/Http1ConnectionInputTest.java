@@ -267,6 +267,7 @@ class Http1ConnectionInputTest {
         pool.release(pooled);
 
         endpoint.feed(head.substring(3000) + get("/after"));
+        assertThat(engine.poll()).as("the transport polls once the socket is readable").isTrue();
         assertThat(engine.serve()).isTrue();
 
         assertThat(endpoint.output()).isEqualTo(ok("/big pad=4096") + ok("/after"));

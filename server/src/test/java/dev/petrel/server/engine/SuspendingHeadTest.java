@@ -123,6 +123,26 @@ class SuspendingHeadTest {
     }
 
     @Test
+    void aReadThatLeftTheSocketDryIsNotRepeatedUntilTheTransportPolls() {
+        Http1Connection engine = engine();
+        assertThat(engine.serve()).isTrue();
+        endpoint.feed("GET /1 HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertThat(engine.poll()).isTrue();
+        int readsBefore = endpoint.readAvailableCalls();
+
+        assertThat(engine.serve()).as("answered, then waiting").isTrue();
+        assertThat(endpoint.takeOutput()).isEqualTo(ok("GET /1 q=null piece=null body="));
+        assertThat(endpoint.readAvailableCalls()).as("no second look at a socket read dry").isEqualTo(readsBefore);
+        assertThat(engine.poll()).as("polling reads again, finding nothing").isFalse();
+        assertThat(endpoint.readAvailableCalls()).isEqualTo(readsBefore + 1);
+
+        endpoint.feed("GET /2 HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertThat(engine.poll()).isTrue();
+        assertThat(engine.serve()).isTrue();
+        assertThat(endpoint.takeOutput()).isEqualTo(ok("GET /2 q=null piece=null body="));
+    }
+
+    @Test
     void pipelinedRequestsArrivingTogetherAreAllAnsweredBeforeWaiting() {
         Http1Connection engine = engine();
         assertThat(engine.serve()).isTrue();
