@@ -123,8 +123,9 @@ class SuspendingHeadTest {
     }
 
     @Test
-    void aReadThatLeftTheSocketDryIsNotRepeatedUntilTheTransportPolls() {
-        Http1Connection engine = engine();
+    void onTheLoopAReadThatLeftTheSocketDryIsNotRepeatedUntilTheTransportPolls() {
+        // a non-blocking handler: the loop serves it inline, and its selector watches for more
+        Http1Connection engine = new Http1Connection(endpoint, Handler.nonBlocking(echo), ServerConfig.DEFAULT, new DateCache(CLOCK));
         assertThat(engine.serve()).isTrue();
         endpoint.feed("GET /1 HTTP/1.1\r\nHost: a\r\n\r\n");
         assertThat(engine.poll()).isTrue();
@@ -140,6 +141,18 @@ class SuspendingHeadTest {
         assertThat(engine.poll()).isTrue();
         assertThat(engine.serve()).isTrue();
         assertThat(endpoint.takeOutput()).isEqualTo(ok("GET /2 q=null piece=null body="));
+    }
+
+    @Test
+    void onAWorkerTheSocketIsReadOnceMoreBeforeWaiting() {
+        Http1Connection engine = engine(); // a handler that may block: served on a worker
+        assertThat(engine.serve()).isTrue();
+        endpoint.feed("GET /1 HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertThat(engine.poll()).isTrue();
+        int readsBefore = endpoint.readAvailableCalls();
+        assertThat(engine.serve()).isTrue();
+        assertThat(endpoint.takeOutput()).isEqualTo(ok("GET /1 q=null piece=null body="));
+        assertThat(endpoint.readAvailableCalls()).as("a request found now saves the hand-back").isEqualTo(readsBefore + 1);
     }
 
     @Test
