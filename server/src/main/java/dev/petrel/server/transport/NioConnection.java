@@ -72,7 +72,7 @@ final class NioConnection {
 
     private void run() {
         state = State.RUNNING;
-        if (key.isValid()) key.interestOps(0);
+        // Inline, the loop is busy serving and sees no readiness meanwhile: the interest can stay as it is.
         if (!protocol.mayBlock()) { // a handler that never blocks, between TLS handshakes too: inline, no hand-over
             if (protocol.serve()) {
                 // serve() has just read the socket dry, so there is nothing to poll: either it handed
@@ -82,6 +82,7 @@ final class NioConnection {
             }
             return;
         }
+        if (key.isValid()) key.interestOps(0); // the worker reads; readiness must not wake the loop meanwhile
         try {
             workers.execute(serveOnWorker);
         } catch (RuntimeException | OutOfMemoryError e) {
