@@ -90,18 +90,40 @@ final class RequestBody extends InputStream {
     boolean drain(long maxBytes) {
         if (finished) return true;
         if (failed) return false;
-        byte[] scratch = new byte[(int) Math.min(8192, Math.max(1, maxBytes))];
-        long left = maxBytes;
         try {
-            while (!finished && left > 0) {
-                int n = read(scratch, 0, (int) Math.min(scratch.length, left));
-                if (n < 0) break;
-                left -= n;
-            }
+            if (mode == Mode.LENGTH) skipFixed(maxBytes);
+            else skipChunked(maxBytes);
         } catch (IOException | HttpStatusException e) {
             return false;
         }
         return finished;
+    }
+
+    /** Drops declared-length body bytes where they lie in the buffer: no copy, no array. */
+    private void skipFixed(long maxBytes) throws IOException {
+        if (remaining > maxBytes) return; // more than we would read: the caller closes instead
+        while (!finished) {
+            if (!input.hasRemaining()) fillOrFail();
+            ByteBuffer buffer = input.buffer(); // asked after the fill, which may have moved to the large buffer
+            int n = (int) Math.min(remaining, buffer.remaining());
+            buffer.position(buffer.position() + n);
+            remaining -= n;
+            if (remaining == 0) finished = true;
+        }
+    }
+
+    /**
+     * Chunked bodies must pass through the decoder to find their end, so their data is decoded
+     * into a throwaway array; this path is only taken when a handler leaves such a body unread.
+     */
+    private void skipChunked(long maxBytes) throws IOException {
+        byte[] scratch = new byte[(int) Math.min(4096, Math.max(1, maxBytes))];
+        long left = maxBytes;
+        while (!finished && left > 0) {
+            int n = read(scratch, 0, (int) Math.min(scratch.length, left));
+            if (n < 0) break;
+            left -= n;
+        }
     }
 
     @Override

@@ -28,6 +28,22 @@ class RequestBodyDrainTest {
     }
 
     @TransportTest
+    void unreadBodyStillArrivingAfterTheAnswerIsDrainedAsItComes(Transport kind) throws Exception {
+        String body = Requests.pattern(MAX_DRAIN);
+        try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
+            // the answer goes out after the first 10 bytes; the drain then waits for the other 990
+            client.send("POST /ignore HTTP/1.1\r\nHost: test\r\nContent-Length: " + MAX_DRAIN + "\r\n\r\n"
+                    + body.substring(0, 10));
+            RawResponse response = client.read();
+            assertThat(response.text()).isEqualTo("ignored");
+            assertThat(response.header("Connection")).isNull();
+            client.send(body.substring(10, 500));
+            client.send(body.substring(500) + Requests.get("/"));
+            assertThat(client.read().text()).isEqualTo("HelloWorld");
+        }
+    }
+
+    @TransportTest
     void smallUnreadChunkedBodyIsDrainedAndTheConnectionReused(Transport kind) throws Exception {
         String request = "POST /ignore HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + "5\r\nhello\r\n5\r\nworld\r\n0\r\n\r\n";
