@@ -61,6 +61,22 @@ public final class ChunkedDecoder {
         return trailers;
     }
 
+    /**
+     * What the decoder waits for next, in words, for a message saying where a body was cut short:
+     * {@code "the next chunk-size line"}, {@code "the rest of a chunk-size line"}, {@code "chunk data"},
+     * {@code "the CRLF after chunk data"} or {@code "the trailer section or the last CRLF"};
+     * {@code "nothing"} once complete or failed. A fixed text: it never quotes the input.
+     */
+    public String expecting() {
+        return switch (state) {
+            case SIZE, SIZE_WHITESPACE, EXTENSION, SIZE_LF -> sizeDigits == 0 && lineLength == 0 ? "the next chunk-size line" : "the rest of a chunk-size line";
+            case DATA -> "chunk data";
+            case DATA_CR, DATA_LF -> "the CRLF after chunk data";
+            case TRAILERS -> "the trailer section or the last CRLF";
+            case COMPLETE, FAILED -> "nothing";
+        };
+    }
+
     /** Body bytes decoded so far. */
     public long bodyBytes() {
         return total - chunkRemaining;

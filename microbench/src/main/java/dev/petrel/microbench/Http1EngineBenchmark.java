@@ -53,9 +53,7 @@ public class Http1EngineBenchmark {
         Router router = Router.builder().route("*", "/page", page).fallback(hello).build();
         endpoint = new InMemoryEndpoint(Requests.bytes(request));
         // no limit on requests per connection, which would otherwise close it mid-iteration
-        ServerConfig d = ServerConfig.DEFAULT;
-        ServerConfig config = new ServerConfig(d.limits(), d.headerTimeout(), d.idleTimeout(), d.bodyReadTimeout(),
-                d.writeTimeout(), Integer.MAX_VALUE, d.maxDrainBytes(), d.responseBufferSize());
+        ServerConfig config = ServerConfig.DEFAULT.withMaxRequestsPerConnection(Integer.MAX_VALUE);
         connection = new Http1Connection(endpoint, Handler.nonBlocking(router), config, new DateCache(InstantSource.system()));
         serveOne();
         expectedPerResponse = endpoint.bytesWritten();

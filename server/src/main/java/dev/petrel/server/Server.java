@@ -293,9 +293,7 @@ public final class Server implements AutoCloseable {
 
         /** Shortcut to replace only the codec limits of the config. */
         public Builder limits(HttpLimits limits) {
-            ServerConfig c = config;
-            this.config = new ServerConfig(limits, c.headerTimeout(), c.idleTimeout(), c.bodyReadTimeout(), c.writeTimeout(),
-                    c.maxRequestsPerConnection(), c.maxDrainBytes(), c.responseBufferSize());
+            this.config = config.withLimits(limits);
             return this;
         }
 
@@ -332,7 +330,8 @@ public final class Server implements AutoCloseable {
             ReloadableTlsContext tls = tlsConfig == null ? null : ReloadableTlsContext.load(tlsConfig);
             int limit = maxConnections > 0 ? maxConnections : transport.defaultMaxConnections();
             FileLimit.warnIfBelow(limit);
-            ListenerSettings settings = new ListenerSettings(limit, backlog, queueTimeout, config.writeTimeout(), eventLoops);
+            ListenerSettings settings = new ListenerSettings(limit, backlog, queueTimeout, config.writeTimeout(),
+                    config.minResponseRate(), config.headTimeoutWhenFull(), eventLoops);
             ConnectionLimit shared = new ConnectionLimit(limit); // one limit over every listener
             Protocol protocol = new Http1Protocol(handler, config, new DateCache(clock));
             List<Listener<?>> opened = new ArrayList<>();

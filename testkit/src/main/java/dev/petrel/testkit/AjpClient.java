@@ -56,11 +56,27 @@ public final class AjpClient implements AutoCloseable {
 
     /** Sends {@code request} and reads the whole response, serving the backend's requests for body chunks. */
     public Response send(Request request) throws IOException {
+        return readResponse(request, write(request));
+    }
+
+    /**
+     * Sends the forward-request and, for a body of declared length, its first chunk unasked, as
+     * mod_jk does; returns how many body bytes that chunk held. {@link #readResponse} goes on.
+     */
+    public int write(Request request) throws IOException {
         out.write(request.packet());
         out.flush();
         byte[] body = request.body;
-        int sent = 0;
-        if (body != null && !request.chunked) sent = sendChunk(body, 0); // mod_jk sends the first chunk unasked
+        return body != null && !request.chunked ? sendChunk(body, 0) : 0;
+    }
+
+    /**
+     * Reads the response to {@code request} after {@link #write}, answering the backend's requests
+     * for body chunks from byte {@code sent} of its body on; once the body is used up, with empty
+     * chunks.
+     */
+    public Response readResponse(Request request, int sent) throws IOException {
+        byte[] body = request.body;
         int status = -1;
         String reason = null;
         List<Map.Entry<String, String>> headers = new ArrayList<>();
@@ -89,7 +105,9 @@ public final class AjpClient implements AutoCloseable {
                 case 6 -> { // get body chunk
                     bodyRequests++;
                     int asked = ((packet[1] & 0xFF) << 8) | (packet[2] & 0xFF);
-                    if (body == null || sent >= body.length) {
+                    if (socket.isOutputShutdown()) {
+                        // a front end that has gone answers nothing
+                    } else if (body == null || sent >= body.length) {
                         out.write(new byte[] {0x12, 0x34, 0, 0});
                         out.flush();
                     } else {
@@ -129,6 +147,11 @@ public final class AjpClient implements AutoCloseable {
         out.flush();
         byte[] packet = readPacket();
         return packet.length == 1 && packet[0] == 9;
+    }
+
+    /** Half-closes: the backend reads end of stream, and the response can still be read. */
+    public void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
     }
 
     /** Writes bytes as they are. */
@@ -225,6 +248,17 @@ public final class AjpClient implements AutoCloseable {
             this.body = body;
             this.chunked = false;
             return header("Content-Length", Integer.toString(body.length));
+        }
+
+        /**
+         * A body that ends early, as a front end passes on an upload its client cut short: a
+         * Content-Length of {@code declaredLength}, then only {@code body} (the first chunk unasked),
+         * then an empty chunk when asked for more.
+         */
+        public Request truncatedBody(byte[] body, long declaredLength) {
+            this.body = body;
+            this.chunked = false;
+            return header("Content-Length", Long.toString(declaredLength));
         }
 
         /** A body of unknown length, as a chunked upload: sent only when asked, ended by an empty chunk. */

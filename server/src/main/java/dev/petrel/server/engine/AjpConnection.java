@@ -72,9 +72,9 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
         this.packets = new AjpPacketInput(endpoint, ajp.packetSize());
         this.parser = new ForwardRequestParser(config.limits());
         this.body = new AjpRequestBody(packets, endpoint, ajp.packetSize(), config.limits().maxBodySize(),
-                millis(config.bodyReadTimeout().toNanos()));
+                new BodyWaitLimits(config));
         this.request = new AjpRequest(body);
-        this.response = new AjpResponse(endpoint, pool, ajp.packetSize());
+        this.response = new AjpResponse(endpoint, pool, ajp.packetSize(), body);
     }
 
     @Override
@@ -180,15 +180,16 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
 
     private PacketProgress readPacket(boolean mayWait) throws IOException {
         if (!awaitingPacket) {
-            if (!lifecycle.enterIdle()) return PacketProgress.ENDED;
+            long now = System.nanoTime();
+            if (!lifecycle.enterIdle(now)) return PacketProgress.ENDED;
             awaitingPacket = true;
             packetDeadline = 0;
-            idleDeadline = System.nanoTime() + idleWait();
+            idleDeadline = now + idleWait();
         }
         while (true) {
             if (packets.hasBytes()) {
                 if (packetDeadline == 0) {
-                    if (!lifecycle.leaveIdle()) return PacketProgress.ENDED;
+                    if (!lifecycle.headBegun()) return PacketProgress.ENDED; // a packet begun is let finish
                     packetDeadline = System.nanoTime() + config.headerTimeout().toNanos();
                 }
                 int length = packets.complete();
@@ -291,8 +292,8 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
     }
 
     @Override
-    public boolean bodyFailed() {
-        return body.failed();
+    public Exception bodyFailure() {
+        return body.failure();
     }
 
     @Override
@@ -310,7 +311,7 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
 
     @Override
     public String describe() {
-        return head.method() + " " + head.target() + " (AJP)";
+        return head.method() + " " + head.target() + " over AJP from " + endpoint.remoteAddress();
     }
 
     /** Lets the last packets reach the front end before closing (see {@link Endpoint#closeGracefully}). */

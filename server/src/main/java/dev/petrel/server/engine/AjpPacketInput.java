@@ -2,7 +2,7 @@ package dev.petrel.server.engine;
 
 import dev.petrel.ajp.AjpFormatException;
 import dev.petrel.ajp.AjpPackets;
-import java.io.EOFException;
+import dev.petrel.server.IncompleteBodyException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -15,10 +15,12 @@ import java.nio.ByteBuffer;
 final class AjpPacketInput {
     private final ConnectionInput input;
     private final int packetSize;
+    private final BodyWaitLimits.Fill fill; // made once, not per packet
 
     AjpPacketInput(Endpoint endpoint, int packetSize) {
         this.input = new ConnectionInput(endpoint, packetSize);
         this.packetSize = packetSize;
+        this.fill = input::fill;
     }
 
     /** Whether any byte of a packet is buffered. */
@@ -39,15 +41,17 @@ final class AjpPacketInput {
     }
 
     /**
-     * Waits until a whole packet is buffered, at most {@code timeoutMillis} for each read.
+     * Waits until a whole body chunk packet is buffered, as long as the body's wait limits allow.
      *
      * @return its payload length
-     * @throws EOFException when the front end closed first
+     * @throws IncompleteBodyException when the front end closed first, or a limit ran out
      */
-    int read(int timeoutMillis) throws IOException {
+    int readBodyChunk(BodyWaitLimits waits) throws IOException {
         int length;
         while ((length = complete()) < 0) {
-            if (input.fill(timeoutMillis) < 0) throw new EOFException("the front end closed the AJP connection");
+            if (waits.fill(fill) < 0) {
+                throw IncompleteBodyException.cutShort("the front end closed the connection while a body chunk was due");
+            }
         }
         return length;
     }

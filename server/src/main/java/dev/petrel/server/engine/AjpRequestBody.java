@@ -4,7 +4,7 @@ import dev.petrel.ajp.AjpFormatException;
 import dev.petrel.ajp.AjpPackets;
 import dev.petrel.ajp.AjpResponseEncoder;
 import dev.petrel.server.HttpStatusException;
-import java.io.EOFException;
+import dev.petrel.server.IncompleteBodyException;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -14,15 +14,19 @@ import java.io.InputStream;
  * unknown length, only when asked with a get-body-chunk. A body of unknown length ends with an
  * empty chunk; one of declared length when that many bytes came. One per connection, re-armed for
  * every request.
+ *
+ * <p>A front end that closes the connection, or sends the empty chunk, before the declared length
+ * has come cuts the body short: reads then throw {@link IncompleteBodyException} (400), never
+ * report a normal end; so does a front end too slow to send (408, see {@link BodyWaitLimits}).
  */
-final class AjpRequestBody extends InputStream {
+final class AjpRequestBody extends InputStream implements BodyFailure {
     private enum Mode { NONE, LENGTH, UNKNOWN }
 
     private final AjpPacketInput packets;
     private final Endpoint endpoint;
     private final byte[] askForMore;
     private final long maxBodySize;
-    private final int readTimeoutMillis;
+    private final BodyWaitLimits waits;
     private final byte[] single = new byte[1];
     private Mode mode = Mode.NONE;
     private long remaining;        // declared bytes not yet received (LENGTH)
@@ -31,14 +35,14 @@ final class AjpRequestBody extends InputStream {
     private int chunkLeft;         // data bytes of the current chunk still in the buffer
     private int packetEnd;         // where the current chunk's packet ends in the buffer
     private boolean finished = true;
-    private boolean failed;
+    private Exception failure; // once reading failed: what it threw
 
-    AjpRequestBody(AjpPacketInput packets, Endpoint endpoint, int packetSize, long maxBodySize, int readTimeoutMillis) {
+    AjpRequestBody(AjpPacketInput packets, Endpoint endpoint, int packetSize, long maxBodySize, BodyWaitLimits waits) {
         this.packets = packets;
         this.endpoint = endpoint;
         this.askForMore = AjpResponseEncoder.getBodyChunk(AjpResponseEncoder.maxBodyRequest(packetSize));
         this.maxBodySize = maxBodySize;
-        this.readTimeoutMillis = readTimeoutMillis;
+        this.waits = waits;
     }
 
     void none() {
@@ -61,12 +65,13 @@ final class AjpRequestBody extends InputStream {
         this.firstPending = false;
         this.chunkLeft = 0;
         this.finished = mode == Mode.NONE;
-        this.failed = false;
+        this.failure = null;
+        waits.reset();
     }
 
-    /** Whether reading the body failed: the front end closed, timed out or broke the framing. */
-    boolean failed() {
-        return failed;
+    @Override
+    public Exception failure() {
+        return failure;
     }
 
     /**
@@ -76,17 +81,16 @@ final class AjpRequestBody extends InputStream {
      * of the response. Returns false when the connection cannot carry another request.
      */
     boolean settle() {
-        if (failed) return false;
+        if (failure != null) return false;
         try {
             if (firstPending) nextChunk();
             if (chunkLeft > 0) {
                 packets.skipTo(packetEnd);
                 chunkLeft = 0;
             }
-            return !failed;
+            return true;
         } catch (IOException | HttpStatusException e) {
-            failed = true;
-            return false;
+            return false; // nextChunk() noted the failure
         }
     }
 
@@ -100,7 +104,8 @@ final class AjpRequestBody extends InputStream {
     public int read(byte[] b, int off, int len) throws IOException {
         java.util.Objects.checkFromIndexSize(off, len, b.length);
         if (len == 0) return 0;
-        if (failed) throw new IOException("request body already failed");
+        if (failure instanceof IOException e) throw e; // every read after a failure fails alike
+        if (failure != null) throw (RuntimeException) failure;
         while (chunkLeft == 0) {
             if (finished) return -1;
             nextChunk();
@@ -115,7 +120,7 @@ final class AjpRequestBody extends InputStream {
 
     @Override
     public int available() {
-        return failed ? 0 : chunkLeft;
+        return failure != null ? 0 : chunkLeft;
     }
 
     /** Reads the next chunk into the buffer, asking for it unless it is the unsolicited first. */
@@ -126,7 +131,7 @@ final class AjpRequestBody extends InputStream {
             } else {
                 endpoint.write(askForMore, 0, askForMore.length);
             }
-            int payload = packets.read(readTimeoutMillis);
+            int payload = packets.readBodyChunk(waits);
             int start = packets.payloadOffset();
             int length = AjpPackets.bodyChunkLength(packets.array(), start, payload);
             packetEnd = start + payload;
@@ -135,7 +140,9 @@ final class AjpRequestBody extends InputStream {
             received += length;
             if (length == 0) {
                 packets.skipTo(packetEnd);
-                if (mode == Mode.LENGTH && remaining > 0) throw new EOFException("the front end ended the body before its declared length");
+                if (mode == Mode.LENGTH && remaining > 0) {
+                    throw IncompleteBodyException.cutShort("the front end ended the body before its declared length");
+                }
                 finished = true;
                 return;
             }
@@ -146,10 +153,16 @@ final class AjpRequestBody extends InputStream {
             } else if (received > maxBodySize) {
                 throw new HttpStatusException(413, "Request body larger than the limit");
             }
-        } catch (IOException | HttpStatusException e) {
-            failed = true;
+        } catch (IncompleteBodyException | AjpFormatException | HttpStatusException e) {
+            failure = e; // an AjpFormatException: the front end broke the framing, answered 400
             chunkLeft = 0;
             throw e;
+        } catch (IOException e) { // the connection broke
+            IncompleteBodyException cut = IncompleteBodyException.cutShort("the connection failed while a body chunk was due");
+            cut.initCause(e);
+            failure = cut;
+            chunkLeft = 0;
+            throw cut;
         }
     }
 

@@ -39,7 +39,8 @@ final class AjpResponse extends ResponseSettings {
     private boolean headPending; // encoded in the sink, not sent yet
     private long written;
 
-    AjpResponse(Endpoint endpoint, BufferPool pool, int packetSize) {
+    AjpResponse(Endpoint endpoint, BufferPool pool, int packetSize, BodyFailure requestBody) {
+        super(requestBody);
         this.endpoint = endpoint;
         this.pool = pool;
         this.packetSize = packetSize;
@@ -180,7 +181,8 @@ final class AjpResponse extends ResponseSettings {
     }
 
     /** Encodes the send-headers packet into the sink; it leaves with the first chunk or the end. */
-    private void encodeHead() {
+    private void encodeHead() throws IOException {
+        checkRequestBody();
         boolean withLength = declaredLength >= 0 && !HttpStatus.forbidsBody(status);
         sink.clear();
         String reason = HttpStatus.reason(status);

@@ -2,31 +2,50 @@ package dev.petrel.server.engine;
 
 /**
  * Whether a connection may go on, shared by the protocol engines: the engine marks it idle
- * between requests and busy inside one; the server, from any thread, asks it to drain (close when
- * idle, else after the current exchange) or aborts it. One lock keeps "idle" and "closed by the
- * server" consistent, so a drain never closes a connection that has just begun a request.
+ * between requests, receiving a head once the next one has begun but is not complete, and busy
+ * inside an exchange; the server, from any thread, asks it to drain (close when idle, else after
+ * the current exchange), sheds it when full (close when it has waited too long for a head), or
+ * aborts it. One lock keeps the state and "closed by the server" consistent, so neither a drain
+ * nor a shed ever closes a connection that has just begun an exchange.
  */
 final class ConnectionLifecycle {
+    private enum State { IDLE, HEAD, BUSY }
+
     private final Endpoint endpoint;
-    private boolean idle;            // guarded by this
-    private boolean closedByServer;  // guarded by this
+    private State state = State.BUSY; // guarded by this
+    private long waitingSince;        // guarded by this: System.nanoTime() the wait for the next head began
+    private boolean closedByServer;   // guarded by this
     private volatile boolean draining;
 
     ConnectionLifecycle(Endpoint endpoint) {
         this.endpoint = endpoint;
     }
 
-    /** Between requests; returns false when the connection must end instead (draining or closed). */
-    synchronized boolean enterIdle() {
+    /**
+     * Between requests, from {@code now} ({@link System#nanoTime()}); returns false when the
+     * connection must end instead (draining or closed).
+     */
+    synchronized boolean enterIdle(long now) {
         if (draining || closedByServer) return false;
-        idle = true;
+        state = State.IDLE;
+        waitingSince = now;
         return true;
     }
 
-    /** The next request has begun; returns false when the server closed the connection meanwhile. */
-    synchronized boolean leaveIdle() {
+    /**
+     * The next head has begun but is not complete; returns false when the server closed the
+     * connection meanwhile. A draining server lets such a request finish; a full one may shed it.
+     */
+    synchronized boolean headBegun() {
         if (closedByServer) return false;
-        idle = false;
+        state = State.HEAD;
+        return true;
+    }
+
+    /** A whole head is in: the exchange begins; returns false when the server closed the connection meanwhile. */
+    synchronized boolean beginExchange() {
+        if (closedByServer) return false;
+        state = State.BUSY;
         return true;
     }
 
@@ -35,13 +54,24 @@ final class ConnectionLifecycle {
         return draining;
     }
 
-    /** Closes now when idle, else lets the current exchange finish and the engine close after it. */
+    /** Closes now when idle, else lets the current exchange (or the head being received) finish and the engine close after it. */
     synchronized void drain() {
         draining = true;
-        if (idle) {
+        if (state == State.IDLE) {
             closedByServer = true;
             endpoint.close();
         }
+    }
+
+    /**
+     * The server is full: closes the connection when it is waiting for a head, idle or receiving
+     * one, since before {@code waitingSinceBefore} ({@link System#nanoTime()}). Returns whether it did.
+     */
+    synchronized boolean shed(long waitingSinceBefore) {
+        if (closedByServer || state == State.BUSY || waitingSince - waitingSinceBefore > 0) return false;
+        closedByServer = true;
+        endpoint.close();
+        return true;
     }
 
     /** Closes now, whatever the connection is doing. */

@@ -3,6 +3,7 @@ package dev.petrel.server.engine;
 import dev.petrel.http.HttpStatus;
 import dev.petrel.server.Handler;
 import dev.petrel.server.HttpStatusException;
+import dev.petrel.server.IncompleteBodyException;
 import dev.petrel.server.Request;
 import dev.petrel.server.Response;
 import java.io.IOException;
@@ -10,7 +11,9 @@ import java.io.IOException;
 /**
  * Runs a handler for one exchange and turns what it throws into an answer, the same way for
  * every protocol engine: an {@link HttpStatusException} becomes its status, a request body that
- * broke becomes {@code 400}, anything else {@code 500} with the failure logged, never sent.
+ * broke becomes the body's own status ({@code 400} cut short, {@code 408} too slow, {@code 400} or
+ * {@code 413} malformed or too large), anything else {@code 500} with the failure logged, never
+ * sent.
  */
 final class HandlerInvocation {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.handler");
@@ -23,8 +26,8 @@ final class HandlerInvocation {
         /** Whether the response head has left. */
         boolean committed();
 
-        /** Whether reading the request body failed (timed out, cut short): its framing is lost. */
-        boolean bodyFailed();
+        /** What reading the request body threw (cut short, too slow, malformed), or null: its framing is then lost. */
+        Exception bodyFailure();
 
         /**
          * Replaces the uncommitted response with an error answer, or cuts the connection when the
@@ -32,7 +35,7 @@ final class HandlerInvocation {
          */
         boolean answerWithError(int status, String message) throws IOException;
 
-        /** What to name the request by in a log line, e.g. {@code GET /path}. */
+        /** What to name the request by in a log line, with its connection, e.g. {@code GET /path from /10.0.0.1:50312}. */
         String describe();
     }
 
@@ -52,11 +55,20 @@ final class HandlerInvocation {
         } catch (HttpStatusException e) {
             return exchange.answerWithError(e.status(), e.getMessage());
         } catch (IOException e) {
-            if (exchange.committed()) throw e; // the client is gone, or the response broke
-            if (exchange.bodyFailed()) {
-                // the body read timed out or was cut short: the framing is lost, so answer and close
-                return exchange.answerWithError(400, "Request body incomplete");
+            Exception bodyFailure = exchange.bodyFailure();
+            if (bodyFailure != null) {
+                // the body was cut short, too slow or malformed: the framing is lost, so answer (unless
+                // the head has left) and close; the handler met the failure, whatever it threw then
+                LOG.log(System.Logger.Level.DEBUG, () -> "request body of " + exchange.describe() + " failed: "
+                        + bodyFailure.getMessage());
+                if (exchange.committed()) throw e;
+                return switch (bodyFailure) {
+                    case IncompleteBodyException incomplete -> exchange.answerWithError(incomplete.status(), incomplete.getMessage());
+                    case HttpStatusException status -> exchange.answerWithError(status.status(), status.getMessage());
+                    default -> exchange.answerWithError(400, HttpStatus.reason(400));
+                };
             }
+            if (exchange.committed()) throw e; // the client is gone, or the response broke
             // the handler's own I/O (a file, a database) failed with nothing sent: a 500 like any
             // exception; were the client gone instead, writing the 500 fails and the connection ends
             LOG.log(System.Logger.Level.WARNING, "handler failed on " + exchange.describe(), e);

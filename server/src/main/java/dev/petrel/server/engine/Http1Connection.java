@@ -101,9 +101,9 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         this.dates = dates;
         this.input = new ConnectionInput(endpoint, ConnectionInput.SMALL_BUFFER_BYTES, inputPool);
         this.parser = new RequestParser(config.limits());
-        this.body = new RequestBody(input, config.limits(), millis(config.bodyReadTimeout().toNanos()));
+        this.body = new RequestBody(input, config.limits(), new BodyWaitLimits(config));
         this.request = new Http1Request(endpoint, body);
-        this.response = new Http1Response(endpoint, new ByteSink(256), dates, pool);
+        this.response = new Http1Response(endpoint, new ByteSink(256), dates, pool, body);
     }
 
     /** The size of the pooled buffers a response needs: the body buffer and room for its framing. */
@@ -236,6 +236,12 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         lifecycle.abort();
     }
 
+    /** Closes the connection if it has waited for its next head since before {@code waitingSinceBefore}. Safe from any thread. */
+    @Override
+    public boolean shed(long waitingSinceBefore) {
+        return lifecycle.shed(waitingSinceBefore);
+    }
+
     // ---- reading the head ----
 
     /** Where reading toward the next request head stands. */
@@ -262,19 +268,24 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         if (!awaitingHead) {
             parser.reset();
             headStatus = ParseStatus.NEED_MORE;
-            if (!lifecycle.enterIdle()) return HeadProgress.ENDED;
+            long now = System.nanoTime();
+            if (!lifecycle.enterIdle(now)) return HeadProgress.ENDED;
             awaitingHead = true;
             headDeadline = 0;
             // the first request must come within the header timeout of accept; later ones within the idle timeout
-            idleDeadline = System.nanoTime() + (served == 0 ? config.headerTimeout() : config.idleTimeout()).toNanos();
+            idleDeadline = now + (served == 0 ? config.headerTimeout() : config.idleTimeout()).toNanos();
         }
         while (true) {
             if (headStatus == ParseStatus.NEED_MORE && input.hasRemaining()) {
-                if (headDeadline == 0) {
-                    if (!lifecycle.leaveIdle()) return HeadProgress.ENDED;
-                    headDeadline = System.nanoTime() + config.headerTimeout().toNanos();
-                }
+                boolean firstBytes = headDeadline == 0;
+                if (firstBytes) headDeadline = System.nanoTime() + config.headerTimeout().toNanos();
                 headStatus = parser.parse(input.buffer());
+                // one lock per request in the usual case, where the head arrives whole: idle, then busy
+                if (headStatus == ParseStatus.COMPLETE) {
+                    if (!lifecycle.beginExchange()) return HeadProgress.ENDED;
+                } else if (firstBytes && headStatus == ParseStatus.NEED_MORE) {
+                    if (!lifecycle.headBegun()) return HeadProgress.ENDED;
+                }
             }
             if (headStatus == ParseStatus.COMPLETE) return HeadProgress.COMPLETE;
             if (headStatus == ParseStatus.ERROR) return HeadProgress.REJECTED;
@@ -355,13 +366,13 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     }
 
     @Override
-    public boolean bodyFailed() {
-        return body.failed();
+    public Exception bodyFailure() {
+        return body.failure();
     }
 
     @Override
     public String describe() {
-        return head.method() + " " + head.target();
+        return head.method() + " " + head.target() + " from " + endpoint.remoteAddress();
     }
 
     /** Replaces an uncommitted response by an error; returns false when the head had left and the connection must be cut. */

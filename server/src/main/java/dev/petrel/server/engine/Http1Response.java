@@ -59,7 +59,8 @@ final class Http1Response extends ResponseSettings {
     private long written;
     private boolean closeConnection;
 
-    Http1Response(Endpoint endpoint, ByteSink sink, DateCache dates, BufferPool pool) {
+    Http1Response(Endpoint endpoint, ByteSink sink, DateCache dates, BufferPool pool, BodyFailure requestBody) {
+        super(requestBody);
         this.endpoint = endpoint;
         this.sink = sink;
         this.dates = dates;
@@ -193,7 +194,8 @@ final class Http1Response extends ResponseSettings {
         state = State.COMMITTED;
     }
 
-    private void writeHead(Framing chosen) {
+    private void writeHead(Framing chosen) throws IOException {
+        checkRequestBody();
         framing = chosen;
         closeConnection = exchange.mustClose() || chosen == Framing.CLOSE_DELIMITED || handlerAskedToClose();
         sink.clear();

@@ -55,4 +55,15 @@ public interface ProtocolConnection {
 
     /** Closes now. */
     void abort();
+
+    /**
+     * The server is full and wants room: closes the connection when it has been waiting for a
+     * request head since before {@code waitingSinceBefore} ({@link System#nanoTime()}): idle
+     * between requests, with a head partly received, or before its TLS handshake is done. Leaves
+     * a connection inside an exchange alone. Returns whether it closed. Safe from any thread.
+     * Default: never; a protocol whose peers pool their connections on purpose (AJP) keeps them.
+     */
+    default boolean shed(long waitingSinceBefore) {
+        return false;
+    }
 }

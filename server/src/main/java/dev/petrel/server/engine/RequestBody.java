@@ -4,7 +4,7 @@ import dev.petrel.http.ChunkedDecoder;
 import dev.petrel.http.HttpLimits;
 import dev.petrel.http.ParseStatus;
 import dev.petrel.server.HttpStatusException;
-import java.io.EOFException;
+import dev.petrel.server.IncompleteBodyException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -14,8 +14,14 @@ import java.nio.ByteBuffer;
  * endpoint. One instance per connection, re-armed for each request, so reading a body costs no
  * allocation beyond the caller's array. Each fill may change the connection's buffer (see
  * {@link ConnectionInput}), so the buffer is asked for again after every fill, never kept.
+ *
+ * <p>A body that ends before its framing says it is complete (the connection closes inside a
+ * chunk, a chunk-size line or the trailers, or before the declared length) fails with
+ * {@link IncompleteBodyException} (400), never as a normal end of stream; one that keeps the
+ * server waiting too long fails with it too (408, see {@link BodyWaitLimits}). After a failure
+ * every read throws the same exception again.
  */
-final class RequestBody extends InputStream {
+final class RequestBody extends InputStream implements BodyFailure {
     private enum Mode { NONE, LENGTH, CHUNKED }
 
     /** Called before the first read, to send {@code 100 Continue} when the client waits for it. */
@@ -25,20 +31,22 @@ final class RequestBody extends InputStream {
 
     private final ConnectionInput input;
     private final ChunkedDecoder chunked;
-    private final int readTimeoutMillis;
+    private final BodyWaitLimits waits;
+    private final BodyWaitLimits.Fill fill; // made once, not per read
     private FirstReadListener listener;
     private Mode mode = Mode.NONE;
     private long remaining;
     private boolean finished = true;
-    private boolean failed;
+    private Exception failure; // an IncompleteBodyException or an HttpStatusException, once reading failed
     private boolean touched;
     private ByteBuffer wrapped = ByteBuffer.allocate(0);
     private final byte[] single = new byte[1];
 
-    RequestBody(ConnectionInput input, HttpLimits limits, int readTimeoutMillis) {
+    RequestBody(ConnectionInput input, HttpLimits limits, BodyWaitLimits waits) {
         this.input = input;
         this.chunked = new ChunkedDecoder(limits);
-        this.readTimeoutMillis = readTimeoutMillis;
+        this.waits = waits;
+        this.fill = input::fill;
     }
 
     void none() {
@@ -59,8 +67,9 @@ final class RequestBody extends InputStream {
         this.remaining = length;
         this.listener = listener;
         this.finished = mode == Mode.NONE;
-        this.failed = false;
+        this.failure = null;
         this.touched = false;
+        waits.reset();
     }
 
     /** Whether the whole body has been consumed from the connection. */
@@ -68,9 +77,14 @@ final class RequestBody extends InputStream {
         return finished;
     }
 
-    /** Whether the body turned out malformed, too large or truncated: the framing is lost. */
+    /** Whether the body turned out malformed, too large, cut short or too slow: the framing is lost. */
     boolean failed() {
-        return failed;
+        return failure != null;
+    }
+
+    @Override
+    public Exception failure() {
+        return failure;
     }
 
     /** Whether the handler started reading (and so the client was told to continue). */
@@ -89,7 +103,7 @@ final class RequestBody extends InputStream {
      */
     boolean drain(long maxBytes) {
         if (finished) return true;
-        if (failed) return false;
+        if (failure != null) return false;
         try {
             if (mode == Mode.LENGTH) skipFixed(maxBytes);
             else skipChunked(maxBytes);
@@ -103,7 +117,7 @@ final class RequestBody extends InputStream {
     private void skipFixed(long maxBytes) throws IOException {
         if (remaining > maxBytes) return; // more than we would read: the caller closes instead
         while (!finished) {
-            if (!input.hasRemaining()) fillOrFail();
+            if (!input.hasRemaining()) fillOrFail("the rest of the declared Content-Length");
             ByteBuffer buffer = input.buffer(); // asked after the fill, which may have moved to the large buffer
             int n = (int) Math.min(remaining, buffer.remaining());
             buffer.position(buffer.position() + n);
@@ -137,7 +151,7 @@ final class RequestBody extends InputStream {
         java.util.Objects.checkFromIndexSize(off, len, b.length);
         if (len == 0) return 0;
         if (finished) return -1;
-        if (failed) throw new IOException("request body already failed");
+        if (failure != null) throw rethrow();
         if (!touched) {
             touched = true;
             if (listener != null) listener.beforeFirstRead();
@@ -147,13 +161,13 @@ final class RequestBody extends InputStream {
 
     @Override
     public int available() {
-        if (finished || failed) return 0;
+        if (finished || failure != null) return 0;
         int buffered = input.buffer().remaining();
         return mode == Mode.LENGTH ? (int) Math.min(buffered, remaining) : 0;
     }
 
     private int readFixed(byte[] b, int off, int len) throws IOException {
-        if (!input.hasRemaining()) fillOrFail();
+        if (!input.hasRemaining()) fillOrFail("the rest of the declared Content-Length");
         ByteBuffer buffer = input.buffer(); // asked after the fill, which may have moved to the large buffer
         int n = (int) Math.min(Math.min(len, remaining), buffer.remaining());
         buffer.get(b, off, n);
@@ -169,30 +183,44 @@ final class RequestBody extends InputStream {
             ParseStatus status = chunked.decode(input.buffer(), wrapped);
             int n = wrapped.position() - off;
             if (status == ParseStatus.ERROR) {
-                failed = true;
-                throw new HttpStatusException(chunked.error().status(), chunked.error().reason());
+                HttpStatusException e = new HttpStatusException(chunked.error().status(), chunked.error().reason());
+                failure = e;
+                throw e;
             }
             if (status == ParseStatus.COMPLETE) {
                 finished = true;
                 return n > 0 ? n : -1;
             }
             if (n > 0) return n;
-            fillOrFail();
+            fillOrFail(chunked.expecting());
         }
     }
 
-    private void fillOrFail() throws IOException {
+    /**
+     * Reads more of the body within the wait limits; the end of the stream here cuts the body
+     * short, {@code where} its framing says more must come.
+     */
+    private void fillOrFail(String where) throws IOException {
         int n;
         try {
-            n = input.fill(readTimeoutMillis);
+            n = waits.fill(fill);
         } catch (IOException e) {
-            failed = true;
-            throw e;
+            IOException cut = e instanceof IncompleteBodyException ? e
+                    : (IOException) IncompleteBodyException.cutShort("the connection failed while " + where + " was due").initCause(e);
+            failure = cut;
+            throw cut;
         }
         if (n < 0) {
-            failed = true;
-            throw new EOFException("connection closed before the request body was complete");
+            IncompleteBodyException e = IncompleteBodyException.cutShort("the connection ended while " + where + " was due");
+            failure = e;
+            throw e;
         }
+    }
+
+    /** Throws the failure again: every read after a failure fails alike. */
+    private RuntimeException rethrow() throws IOException {
+        if (failure instanceof IOException e) throw e;
+        throw (RuntimeException) failure;
     }
 
     @Override

@@ -26,6 +26,7 @@ final class TlsConnection implements ProtocolConnection {
     private final int handshakeMillis;
     private volatile ProtocolConnection engine; // the inner protocol's, once the handshake is done
     private volatile boolean stopping;          // drained or aborted before the engine existed
+    private final long openedAt = System.nanoTime();
 
     TlsConnection(Endpoint raw, SSLEngine sslEngine, Protocol inner, Duration handshakeTimeout) {
         this.raw = raw;
@@ -96,6 +97,17 @@ final class TlsConnection implements ProtocolConnection {
         ProtocolConnection current = engine;
         if (current != null) current.drain();
         else tls.close();
+    }
+
+    /** During the handshake the connection waits for its client like one waiting for a head: shed it once it has waited long enough. */
+    @Override
+    public boolean shed(long waitingSinceBefore) {
+        ProtocolConnection current = engine;
+        if (current != null) return current.shed(waitingSinceBefore);
+        if (openedAt - waitingSinceBefore > 0) return false;
+        stopping = true;
+        tls.close();
+        return true;
     }
 
     @Override

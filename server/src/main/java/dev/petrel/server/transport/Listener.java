@@ -29,6 +29,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     /** Limits and timeouts. */
     protected final ListenerSettings settings;
     private final TransportKind kind;
+    private final ConnectionLimit limit;
     private final ConnectionSlots slots;
     private final OverloadAnswer overload;
     private final Set<ProtocolConnection> live = ConcurrentHashMap.newKeySet();
@@ -39,7 +40,8 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
         this.kind = kind;
         this.settings = settings;
         this.protocol = protocol;
-        this.slots = new ConnectionSlots(limit, settings.queueTimeout());
+        this.limit = limit;
+        this.slots = new ConnectionSlots(limit, settings.queueTimeout(), settings.headTimeoutWhenFull());
         this.overload = new OverloadAnswer(protocol::overloadAnswer);
     }
 
@@ -121,7 +123,22 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
         return stopping;
     }
 
+    /** Closes the connections waiting for a head since before {@code waitingSinceBefore}; returns how many. */
+    final int shed(long waitingSinceBefore) {
+        int shed = 0;
+        for (ProtocolConnection connection : live) {
+            if (connection.shed(waitingSinceBefore)) shed++;
+        }
+        if (shed > 0) {
+            int count = shed;
+            LOG.log(System.Logger.Level.DEBUG, () -> "at the connection limit: closed " + count
+                    + " connections waiting for a request head since before the head timeout for a full server");
+        }
+        return shed;
+    }
+
     private void startAccepting() {
+        limit.register(this);
         acceptor = Thread.ofPlatform().name("petrel-acceptor-" + kind.cliName()).daemon(false).start(this::acceptLoop);
     }
 
@@ -179,6 +196,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
      */
     public final boolean stop(Duration grace) {
         stopping = true;
+        limit.unregister(this);
         closeServerSocket();
         if (acceptor != null) acceptor.interrupt();
         live.forEach(ProtocolConnection::drain);

@@ -20,12 +20,13 @@ import java.util.concurrent.locks.LockSupport;
  * blocking reads and writes: when the socket has nothing to read, or no room to write, the worker
  * asks the loop to watch for it and parks until the loop wakes it or the timeout passes. A slow
  * reader therefore holds back its handler (back-pressure) and never makes the server buffer more
- * than the response buffer; a client that takes no bytes for the write timeout is cut.
+ * than the response buffer; a client that takes no bytes for the write timeout, or takes them
+ * slower than the minimum rate, is cut (see {@link WriteLimits}).
  */
 final class NioEndpoint implements Endpoint {
     private final SocketChannel channel;
     private final EventLoop loop;
-    private final long writeTimeoutNanos;
+    private final WriteLimits writeLimits;
     private Runnable onClose = () -> {};
     private final InetSocketAddress remote;
     private final InetSocketAddress local;
@@ -41,10 +42,10 @@ final class NioEndpoint implements Endpoint {
     private byte[] wrappedArray;
     private ByteBuffer wrapped;
 
-    NioEndpoint(SocketChannel channel, EventLoop loop, long writeTimeoutNanos) throws IOException {
+    NioEndpoint(SocketChannel channel, EventLoop loop, WriteLimits writeLimits) throws IOException {
         this.channel = channel;
         this.loop = loop;
-        this.writeTimeoutNanos = writeTimeoutNanos;
+        this.writeLimits = writeLimits;
         this.remote = (InetSocketAddress) channel.getRemoteAddress();
         this.local = (InetSocketAddress) channel.getLocalAddress();
     }
@@ -86,16 +87,26 @@ final class NioEndpoint implements Endpoint {
             wrappedArray = src;
         }
         ByteBuffer buffer = wrapped.clear().position(off).limit(off + len);
-        long deadline = 0;
+        channel.write(buffer);
+        if (!buffer.hasRemaining()) return; // the usual case: the socket took it all at once, no clock needed
+        // The socket is full: the rest goes out in slices, each within its limits. The slice and the
+        // last progress are counted in bytes from here; what the first write took was never waited for.
+        int end = off + len;
+        long now = System.nanoTime();
+        int sliceStart = buffer.position();
+        long sliceStartTime = now;
+        long lastProgress = now;
         while (buffer.hasRemaining()) {
-            if (channel.write(buffer) > 0) {
-                deadline = 0; // progress: the timeout counts from the last byte taken
-                continue;
+            int sliceBytes = Math.min(end - sliceStart, WriteLimits.SLICE_BYTES);
+            if (!await(SelectionKey.OP_WRITE, writeLimits.deadline(sliceStartTime, sliceBytes, lastProgress))) {
+                throw writeLimits.timedOut();
             }
-            if (deadline == 0) deadline = System.nanoTime() + writeTimeoutNanos;
-            if (!await(SelectionKey.OP_WRITE, deadline)) {
-                throw new SocketTimeoutException("write timed out: the client took no bytes for "
-                        + TimeUnit.NANOSECONDS.toMillis(writeTimeoutNanos) + " ms");
+            if (channel.write(buffer) > 0) {
+                lastProgress = System.nanoTime(); // the timeout counts from the last byte taken
+                if (buffer.position() - sliceStart >= sliceBytes) { // the slice is done: the next one starts now
+                    sliceStart = buffer.position();
+                    sliceStartTime = lastProgress;
+                }
             }
         }
     }

@@ -20,7 +20,7 @@ final class NioListener extends Listener<SocketChannel> {
     private final ServerSocketChannel serverChannel;
     private final List<EventLoop> loops = new ArrayList<>();
     private final ConnectionExecutor workers;
-    private final long writeTimeoutNanos;
+    private final WriteLimits writeLimits;
     private int next; // acceptor thread only
 
     NioListener(InetSocketAddress address, ListenerSettings settings, ConnectionLimit limit, Protocol protocol)
@@ -38,7 +38,7 @@ final class NioListener extends Listener<SocketChannel> {
         }
         loops.forEach(EventLoop::start);
         this.workers = ConnectionExecutor.of(TransportKind.NIO, settings.maxConnections());
-        this.writeTimeoutNanos = settings.writeTimeout().toNanos();
+        this.writeLimits = settings.writeLimits();
     }
 
     @Override
@@ -61,7 +61,7 @@ final class NioListener extends Listener<SocketChannel> {
         channel.configureBlocking(false);
         EventLoop loop = loops.get(next);
         next = (next + 1) % loops.size();
-        NioEndpoint endpoint = new NioEndpoint(channel, loop, writeTimeoutNanos);
+        NioEndpoint endpoint = new NioEndpoint(channel, loop, writeLimits);
         ProtocolConnection engine = protocol.open(endpoint);
         endpoint.onClose(() -> closed(engine));
         NioConnection connection = new NioConnection(loop, endpoint, engine, workers);

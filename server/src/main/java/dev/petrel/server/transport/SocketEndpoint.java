@@ -12,7 +12,10 @@ import java.nio.ByteBuffer;
  * An {@link Endpoint} over a blocking {@link Socket}, shared by the {@code blocking} and
  * {@code virtual} transports: on a virtual thread the same blocking calls park the thread
  * instead of holding a carrier. Writes have no timeout of their own; a {@link WriteWatchdog}
- * closes the socket under a write that waits too long.
+ * closes the socket under a write that waits too long. A blocking write shows no progress until it
+ * returns, so writes go out in slices of {@link WriteLimits#SLICE_BYTES}, each with its own
+ * deadline (see {@link WriteLimits}): a large response to a client that keeps up is never cut for
+ * its size.
  */
 final class SocketEndpoint implements Endpoint {
     private final Socket socket;
@@ -20,11 +23,13 @@ final class SocketEndpoint implements Endpoint {
     private final OutputStream out;
     private final InetSocketAddress remote;
     private final InetSocketAddress local;
+    private final WriteLimits writeLimits;
     private int currentTimeout = -1;
-    private volatile long writingSince; // nanoTime the current write began; 0 when not writing
+    private volatile long writeDeadline; // nanoTime by which the current slice must be written; 0 when not writing
 
-    SocketEndpoint(Socket socket) throws IOException {
+    SocketEndpoint(Socket socket, WriteLimits writeLimits) throws IOException {
         this.socket = socket;
+        this.writeLimits = writeLimits;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
         this.remote = (InetSocketAddress) socket.getRemoteSocketAddress();
@@ -44,18 +49,24 @@ final class SocketEndpoint implements Endpoint {
 
     @Override
     public void write(byte[] src, int off, int len) throws IOException {
-        long now = System.nanoTime();
-        writingSince = now == 0 ? 1 : now;
         try {
-            out.write(src, off, len); // the socket stream loops over partial writes itself
+            while (len > 0) {
+                int slice = Math.min(len, WriteLimits.SLICE_BYTES);
+                long now = System.nanoTime();
+                long deadline = writeLimits.deadline(now, slice, now);
+                writeDeadline = deadline == 0 ? 1 : deadline;
+                out.write(src, off, slice); // the socket stream loops over partial writes itself
+                off += slice;
+                len -= slice;
+            }
         } finally {
-            writingSince = 0;
+            writeDeadline = 0;
         }
     }
 
-    /** When the write in progress began ({@link System#nanoTime()}), or 0 when none is. */
-    long writingSince() {
-        return writingSince;
+    /** The {@link System#nanoTime()} by which the write in progress must be done, or 0 when none is. */
+    long writeDeadline() {
+        return writeDeadline;
     }
 
     @Override

@@ -19,6 +19,7 @@ final class SocketListener extends Listener<Socket> {
     private final ServerSocket serverSocket;
     private final ConnectionExecutor executor;
     private final WriteWatchdog watchdog;
+    private final WriteLimits writeLimits;
 
     SocketListener(TransportKind kind, InetSocketAddress address, ListenerSettings settings, ConnectionLimit limit,
                    Protocol protocol) throws IOException {
@@ -32,7 +33,8 @@ final class SocketListener extends Listener<Socket> {
             throw e;
         }
         this.executor = ConnectionExecutor.of(kind, settings.maxConnections());
-        this.watchdog = new WriteWatchdog(settings.writeTimeout());
+        this.writeLimits = settings.writeLimits();
+        this.watchdog = new WriteWatchdog(writeLimits);
     }
 
     @Override
@@ -48,7 +50,7 @@ final class SocketListener extends Listener<Socket> {
     @Override
     void serve(Socket socket) throws IOException {
         socket.setTcpNoDelay(true); // responses leave in whole writes; Nagle would only delay them
-        SocketEndpoint endpoint = new SocketEndpoint(socket);
+        SocketEndpoint endpoint = new SocketEndpoint(socket, writeLimits);
         ProtocolConnection connection = protocol.open(endpoint);
         opened(connection); // before it runs: a connection that ends at once must find itself registered
         try {

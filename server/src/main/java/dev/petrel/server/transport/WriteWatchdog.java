@@ -1,6 +1,5 @@
 package dev.petrel.server.transport;
 
-import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -8,21 +7,19 @@ import java.util.concurrent.TimeUnit;
 /**
  * Cuts connections whose blocking write has waited too long. {@link java.net.Socket} writes
  * cannot time out on their own: a client that stops reading would hold its connection and
- * thread for ever. Each {@link SocketEndpoint} notes when its current write began; one daemon
- * thread looks a few times per timeout and closes the endpoints stuck past it, which makes
- * their write fail and frees the connection.
+ * thread for ever. Each {@link SocketEndpoint} notes by when its current write must be done (see
+ * {@link WriteLimits}); one daemon thread looks a few times per allowed time and closes the
+ * endpoints stuck past it, which makes their write fail and frees the connection.
  */
 final class WriteWatchdog implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.transport");
 
-    private final long timeoutNanos;
     private final Set<SocketEndpoint> watched = ConcurrentHashMap.newKeySet();
     private final Thread thread;
     private volatile boolean closed;
 
-    WriteWatchdog(Duration timeout) {
-        this.timeoutNanos = timeout.toNanos();
-        long period = Math.clamp(timeout.toMillis() / 4, 10, 1000);
+    WriteWatchdog(WriteLimits limits) {
+        long period = limits.checkPeriodMillis();
         this.thread = Thread.ofPlatform().name("petrel-write-watchdog").daemon(true).start(() -> run(period));
     }
 
@@ -43,8 +40,8 @@ final class WriteWatchdog implements AutoCloseable {
             }
             long now = System.nanoTime();
             for (SocketEndpoint endpoint : watched) {
-                long since = endpoint.writingSince();
-                if (since != 0 && now - since > timeoutNanos) {
+                long deadline = endpoint.writeDeadline();
+                if (deadline != 0 && now - deadline > 0) {
                     LOG.log(System.Logger.Level.DEBUG, () -> "write to " + endpoint.remoteAddress() + " timed out; closing");
                     endpoint.close();
                 }

@@ -46,8 +46,8 @@ class SuspendingHeadTest {
     }
 
     private Http1Connection engine(Duration headerTimeout, Duration idleTimeout) {
-        ServerConfig config = new ServerConfig(HttpLimits.DEFAULT, headerTimeout, idleTimeout, LONG, LONG,
-                10_000, 64 * 1024, 16 * 1024);
+        ServerConfig config = ServerConfig.DEFAULT.withHeaderTimeout(headerTimeout).withIdleTimeout(idleTimeout)
+                .withBodyReadTimeout(LONG).withWriteTimeout(LONG);
         return new Http1Connection(endpoint, echo, config, new DateCache(CLOCK));
     }
 

@@ -28,11 +28,13 @@ final class RawClient implements AutoCloseable {
     static final int CLOSE_WAIT_MILLIS = 3_000;
 
     private final Socket socket;
+    private final Socket tcp; // the TCP socket under a TLS one; the same as socket otherwise
     private final InputStream in;
     private final OutputStream out;
 
-    private RawClient(Socket socket) throws IOException {
+    private RawClient(Socket socket, Socket tcp) throws IOException {
         this.socket = socket;
+        this.tcp = tcp;
         socket.setSoTimeout(READ_TIMEOUT_MILLIS);
         socket.setTcpNoDelay(true);
         this.in = new BufferedInputStream(socket.getInputStream());
@@ -64,12 +66,12 @@ final class RawClient implements AutoCloseable {
         try {
             if (receiveBufferBytes > 0) socket.setReceiveBufferSize(receiveBufferBytes);
             socket.connect(new InetSocketAddress("127.0.0.1", port), READ_TIMEOUT_MILLIS);
-            if (!tls) return new RawClient(socket);
+            if (!tls) return new RawClient(socket, socket);
             SSLSocket secure = (SSLSocket) TestCertificate.get().clientContext().getSocketFactory()
                     .createSocket(socket, "localhost", port, true);
             secure.setSoTimeout(READ_TIMEOUT_MILLIS);
             secure.startHandshake(); // here, so that a test's first write is its request
-            return new RawClient(secure);
+            return new RawClient(secure, socket);
         } catch (IOException e) {
             socket.close();
             throw e;
@@ -99,9 +101,26 @@ final class RawClient implements AutoCloseable {
         return this;
     }
 
-    /** Half-closes: the server reads end of stream, and we can still read its answer. */
+    /**
+     * Half-closes: the server reads end of stream, and we can still read its answer. Over TLS
+     * this sends close_notify first, a clean end of the TLS stream.
+     */
     void shutdownOutput() throws IOException {
         socket.shutdownOutput();
+    }
+
+    /**
+     * Half-closes the TCP connection without a word from TLS: over TLS, no close_notify, as when
+     * a client or a middlebox drops the connection (a truncation attack looks the same); on a
+     * plain connection the same as {@link #shutdownOutput()}.
+     */
+    void shutdownTcpOutput() throws IOException {
+        tcp.shutdownOutput();
+    }
+
+    /** Whether this client speaks TLS. */
+    boolean tls() {
+        return socket != tcp;
     }
 
     /**
@@ -162,6 +181,21 @@ final class RawClient implements AutoCloseable {
             // reset: closed too
         }
         return total;
+    }
+
+    /**
+     * Reads {@code bytes} bytes, pauses {@code pause}, and again, {@code times} times at most or
+     * until the connection ends: a client that reads, but far too slowly. Never throws.
+     */
+    void readSlowly(int bytes, java.time.Duration pause, int times) {
+        try {
+            for (int i = 0; i < times; i++) {
+                if (in.readNBytes(bytes).length < bytes) return;
+                Thread.sleep(pause);
+            }
+        } catch (IOException | InterruptedException e) {
+            // the server cut the connection, or the test is over
+        }
     }
 
     /** Reads raw bytes until the server closes. */

@@ -80,6 +80,7 @@ final class TestServers {
         private int maxRequestsPerConnection = 10_000;
         private long maxDrainBytes = 64 * 1024;
         private int responseBufferSize = 16 * 1024;
+        private ServerConfig base = ServerConfig.DEFAULT;
 
         Config limits(HttpLimits limits) {
             this.limits = limits;
@@ -121,10 +122,17 @@ final class TestServers {
             return this;
         }
 
+        /** Starts from {@code config} for the settings this builder has no method for. */
+        Config from(ServerConfig config) {
+            this.base = config;
+            return this;
+        }
+
         ServerConfig build() {
-            return new ServerConfig(limits, headerTimeout, idleTimeout, bodyReadTimeout, writeTimeout,
-                    maxRequestsPerConnection,
-                    maxDrainBytes, responseBufferSize);
+            return base.withLimits(limits).withHeaderTimeout(headerTimeout).withIdleTimeout(idleTimeout)
+                    .withBodyReadTimeout(bodyReadTimeout).withWriteTimeout(writeTimeout)
+                    .withMaxRequestsPerConnection(maxRequestsPerConnection).withMaxDrainBytes(maxDrainBytes)
+                    .withResponseBufferSize(responseBufferSize);
         }
     }
 }

@@ -75,23 +75,23 @@ class TimeoutTest {
     }
 
     @TransportTest
-    void bodyThatStopsArrivingGets400AndClose(Transport kind) throws Exception {
+    void bodyThatStopsArrivingGets408AndClose(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             client.send("POST /echo HTTP/1.1\r\nHost: test\r\nContent-Length: 10\r\n\r\nabc");
             RawResponse response = client.read();
-            assertThat(response.status()).isEqualTo(400);
+            assertThat(response.status()).isEqualTo(408);
             assertThat(response.headers("Connection")).containsExactly("close");
-            assertThat(response.text()).isEqualTo("Bad Request: Request body incomplete\n");
+            assertThat(response.text()).isEqualTo("Request Timeout: Request body too slow: no bytes for 300 ms\n");
             client.assertClosedByServer();
         }
     }
 
     @TransportTest
-    void chunkedBodyThatStopsArrivingGets400AndClose(Transport kind) throws Exception {
+    void chunkedBodyThatStopsArrivingGets408AndClose(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
             client.send("POST /echo HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nabc");
             RawResponse response = client.read();
-            assertThat(response.status()).isEqualTo(400);
+            assertThat(response.status()).isEqualTo(408);
             assertThat(response.headers("Connection")).containsExactly("close");
             client.assertClosedByServer();
         }

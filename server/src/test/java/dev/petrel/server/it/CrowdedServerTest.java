@@ -1,0 +1,70 @@
+package dev.petrel.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.petrel.server.Server;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * 256 clients, each trickling a request head one byte a second, cannot lock a normal client out,
+ * on any transport, even with 200 connection slots (the {@code blocking} transport's default,
+ * where each slot is a thread): while the server is full, connections that have waited
+ * {@code headTimeoutWhenFull} (2 s) for a head are closed to make room, and the normal client,
+ * queued behind the slow ones in the accept backlog, is answered within 5 s.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class CrowdedServerTest {
+    private static final int SLOTS = 200;
+    private static final int SLOW_CLIENTS = 256;
+    private static final String SLOW_HEAD = "GET / HTTP/1.1\r\nHost: test\r\nX-Slow: " + "a".repeat(100);
+
+    @TransportTest
+    void slowHeadsCannotLockOutANormalClient(Transport kind) throws Exception {
+        ConcurrentLinkedQueue<RawClient> slow = new ConcurrentLinkedQueue<>();
+        List<Thread> trickles = new ArrayList<>();
+        AtomicInteger connected = new AtomicInteger();
+        try (Server server = TestServers.builder(kind, TestServers.config().headerTimeout(Duration.ofSeconds(60)).build(),
+                TestApp.handler()).maxConnections(SLOTS).start()) {
+            for (int i = 0; i < SLOW_CLIENTS; i++) {
+                // each on its own thread: beyond the 200 slots a TLS handshake waits for the server to accept
+                trickles.add(Thread.ofVirtual().start(() -> trickle(server, slow, connected)));
+            }
+            TestServers.awaitCondition("the server full of slow clients", Duration.ofSeconds(20),
+                    () -> server.liveConnections() == SLOTS && connected.get() >= SLOTS);
+
+            long start = System.nanoTime();
+            try (RawClient normal = RawClient.connect(server)) {
+                RawResponse response = normal.send(Requests.get("/")).read();
+                long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertThat(response.status()).isEqualTo(200);
+                assertThat(response.text()).isEqualTo("HelloWorld");
+                assertThat(took).as("ms until the normal client was answered").isLessThan(5_000);
+            }
+        } finally {
+            trickles.forEach(Thread::interrupt);
+            for (RawClient client : slow) client.close();
+        }
+    }
+
+    /** Connects and sends the slow head one byte a second, until the server closes the connection or the test ends. */
+    private static void trickle(Server server, ConcurrentLinkedQueue<RawClient> clients, AtomicInteger connected) {
+        try {
+            RawClient client = RawClient.connect(server);
+            clients.add(client);
+            connected.incrementAndGet();
+            for (int i = 0; i < SLOW_HEAD.length(); i++) {
+                client.send(SLOW_HEAD.substring(i, i + 1));
+                Thread.sleep(1000);
+            }
+        } catch (IOException | InterruptedException e) {
+            // shed by the server, or the test is over
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.petrel.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.petrel.server.DataRate;
+import dev.petrel.server.Handler;
+import dev.petrel.server.Router;
+import dev.petrel.server.Server;
+import dev.petrel.server.ServerConfig;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A client that reads the response slower than the minimum response rate is cut and its
+ * connection freed, long before the write timeout (which only cuts a client that takes nothing);
+ * one that keeps up gets the whole response. On every transport.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class SlowResponseReaderTest {
+    private static final int PIECE = 16 * 1024;
+    private static final long TOTAL = 256L * 1024 * 1024;
+    /** Long enough that only the rate can explain a cut within the test's time. */
+    private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(60);
+    private static final DataRate RATE = new DataRate(64 * 1024, Duration.ofMillis(500));
+
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final AtomicLong blockedSince = new AtomicLong();
+    private final CountDownLatch ended = new CountDownLatch(1);
+
+    /** Streams {@link #TOTAL} bytes in 16 KiB writes; notes when a write first took long (the socket buffers were full). */
+    private Handler big() {
+        return (request, response) -> {
+            byte[] piece = new byte[PIECE];
+            Arrays.fill(piece, (byte) 'x');
+            response.contentLength(TOTAL);
+            try {
+                OutputStream body = response.body();
+                for (long sent = 0; sent < TOTAL; sent += PIECE) {
+                    long before = System.nanoTime();
+                    body.write(piece);
+                    if (System.nanoTime() - before > TimeUnit.MILLISECONDS.toNanos(100)) blockedSince.compareAndSet(0, before);
+                }
+            } catch (Throwable t) {
+                if (blockedSince.get() == 0) blockedSince.set(System.nanoTime()); // the first write that waited failed
+                failure.set(t);
+                throw t;
+            } finally {
+                ended.countDown();
+            }
+        };
+    }
+
+    private Server start(Transport kind) throws IOException {
+        ServerConfig config = TestServers.config().writeTimeout(WRITE_TIMEOUT).from(ServerConfig.DEFAULT.withMinResponseRate(RATE)).build();
+        return TestServers.start(kind, config, Router.builder().get("/", (req, res) -> res.send("HelloWorld")).get("/big", big()).build());
+    }
+
+    @TransportTest
+    void aClientReadingOneBytePerSecondIsCutByTheRateAndItsSlotFreed(Transport kind) throws Exception {
+        try (Server server = start(kind); RawClient slow = RawClient.connect(server, 64 * 1024)) {
+            slow.send(Requests.get("/big"));
+            Thread reader = Thread.ofVirtual().start(() -> slow.readSlowly(1, Duration.ofSeconds(1), 20));
+
+            assertThat(ended.await(20, TimeUnit.SECONDS)).as("the handler's write was cut").isTrue();
+            long cutAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - blockedSince.get());
+            assertThat(failure.get()).isInstanceOf(IOException.class);
+            assertThat(cutAfter).as("ms from the first write that waited to the cut: the rate's, not the write timeout's")
+                    .isLessThan(WRITE_TIMEOUT.toMillis() / 4);
+            TestServers.awaitLiveConnections(server, 0);
+            reader.interrupt();
+
+            try (RawClient other = RawClient.connect(server)) {
+                assertThat(other.send(Requests.get("/")).read().text()).isEqualTo("HelloWorld");
+            }
+        }
+    }
+}
