@@ -6,13 +6,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * Routes requests by method and decoded path. Exact paths are looked up in a map; prefix routes
  * ({@code "/static/*"}) are tried longest first; a fallback handler takes the rest (404 by default).
- * {@code HEAD} falls back to the {@code GET} handler. A path that matches under another method
- * gets 405 with an {@code Allow} header.
+ * {@code HEAD} falls back to the {@code GET} handler. What a client may ask of the methods is
+ * answered as RFC 9110 says:
+ * <ul>
+ *   <li>{@code OPTIONS} on a route without an OPTIONS handler of its own: {@code 204} with
+ *       {@code Allow} listing its methods; {@code OPTIONS *}: {@code 204} with every method the
+ *       router serves anywhere;</li>
+ *   <li>a method the router does not recognize (neither a standard one nor routed anywhere):
+ *       {@code 501 Not Implemented};</li>
+ *   <li>a recognized method a matching route does not serve: {@code 405} with {@code Allow}.</li>
+ * </ul>
  *
  * <pre>{@code
  * Handler app = Router.builder()
@@ -23,16 +32,36 @@ import java.util.TreeSet;
  * }</pre>
  */
 public final class Router implements Handler {
-    private record Route(String pattern, Map<String, Handler> byMethod) {}
+    private record Route(String pattern, Map<String, Handler> byMethod, String allow) {
+        Route(String pattern, Map<String, Handler> byMethod) {
+            this(pattern, byMethod, Router.allow(byMethod.keySet()));
+        }
+    }
+
+    /** The methods of RFC 9110 section 9 and PATCH (RFC 5789): recognized, though a route may not serve them (405). */
+    private static final Set<String> STANDARD = Set.of(Methods.GET, Methods.HEAD, Methods.POST, Methods.PUT, Methods.DELETE,
+            Methods.CONNECT, Methods.OPTIONS, Methods.TRACE, Methods.PATCH);
 
     private final Map<String, Route> exact;
     private final List<Route> prefixes; // longest first
     private final Handler fallback;
+    private final Set<String> recognized; // standard methods and every method routed anywhere
+    private final boolean anyMethodRouted; // a route takes "*": every method is recognized
+    private final String allowAll;         // the Allow of OPTIONS *
 
     private Router(Map<String, Route> exact, List<Route> prefixes, Handler fallback) {
         this.exact = exact;
         this.prefixes = prefixes;
         this.fallback = fallback;
+        TreeSet<String> routed = new TreeSet<>();
+        exact.values().forEach(route -> routed.addAll(route.byMethod.keySet()));
+        prefixes.forEach(route -> routed.addAll(route.byMethod.keySet()));
+        this.anyMethodRouted = routed.remove("*");
+        TreeSet<String> known = new TreeSet<>(STANDARD);
+        known.addAll(routed);
+        this.recognized = Set.copyOf(known);
+        routed.add(Methods.GET); // the fallback serves GET (and so HEAD), if only with a 404
+        this.allowAll = allow(routed);
     }
 
     /** A new, empty builder. */
@@ -42,26 +71,43 @@ public final class Router implements Handler {
 
     @Override
     public void handle(Request request, Response response) throws Exception {
-        Route route = find(request.path());
+        String method = request.method();
+        if (!recognizes(method)) {
+            response.status(501).send("Not Implemented: method " + method + " is not served here\n");
+            return;
+        }
+        String path = request.path();
+        if ("*".equals(path)) { // OPTIONS *, the only method the codec lets through with this target
+            response.status(204).header("Allow", allowAll).send();
+            return;
+        }
+        Route route = find(path);
         if (route == null) {
             fallback.handle(request, response);
             return;
         }
-        Handler handler = handlerFor(route, request.method());
-        if (handler == null) {
-            response.status(405).header("Allow", allow(route)).send("Method Not Allowed\n");
-            return;
+        Handler handler = handlerFor(route, method);
+        if (handler != null) {
+            handler.handle(request, response);
+        } else if (Methods.OPTIONS.equals(method)) {
+            response.status(204).header("Allow", route.allow).send();
+        } else {
+            response.status(405).header("Allow", route.allow).send("Method Not Allowed\n");
         }
-        handler.handle(request, response);
     }
 
-    /** Whether the handler this request is routed to may block it (a 405 answer never does). */
+    /** Whether the handler this request is routed to may block it (the router's own answers never do). */
     @Override
     public boolean mayBlock(Request request) {
+        if (!recognizes(request.method()) || "*".equals(request.path())) return false;
         Route route = find(request.path());
         if (route == null) return fallback.mayBlock(request);
         Handler handler = handlerFor(route, request.method());
         return handler != null && handler.mayBlock(request);
+    }
+
+    private boolean recognizes(String method) {
+        return anyMethodRouted || recognized.contains(method);
     }
 
     private static Handler handlerFor(Route route, String method) {
@@ -93,9 +139,12 @@ public final class Router implements Handler {
         return null;
     }
 
-    private static String allow(Route route) {
-        TreeSet<String> methods = new TreeSet<>(route.byMethod.keySet());
+    /** An {@code Allow} value: the methods, HEAD with GET, and OPTIONS, which the router answers itself; "*" stands for any. */
+    private static String allow(Set<String> routed) {
+        TreeSet<String> methods = new TreeSet<>(routed);
+        methods.remove("*");
         if (methods.contains(Methods.GET)) methods.add(Methods.HEAD);
+        methods.add(Methods.OPTIONS);
         return String.join(", ", methods);
     }
 

@@ -29,6 +29,9 @@ import java.util.Locale;
  * starting with a dot, except {@code .well-known}). The root may be on any file system, a zip file system included.
  */
 public final class StaticFiles implements Handler {
+    /** What a file answers: OPTIONS gets 204 with it, any other method 405. */
+    private static final String ALLOW = "GET, HEAD, OPTIONS";
+
     private final Path root;
     private final Path realRoot;
 
@@ -51,8 +54,12 @@ public final class StaticFiles implements Handler {
     @Override
     public void handle(Request request, Response response) throws IOException {
         String method = request.method();
+        if (Methods.OPTIONS.equals(method)) {
+            response.status(204).header("Allow", ALLOW).send();
+            return;
+        }
         if (!Methods.GET.equals(method) && !Methods.HEAD.equals(method)) {
-            response.status(405).header("Allow", "GET, HEAD").send("Method Not Allowed\n");
+            response.status(405).header("Allow", ALLOW).send("Method Not Allowed\n");
             return;
         }
         String relative = safeRelativePath(request.rawPath());

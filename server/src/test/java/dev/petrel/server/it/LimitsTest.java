@@ -44,6 +44,12 @@ class LimitsTest {
                 new Case("chunk size line too long",
                         "POST /echo HTTP/1.1\r\n" + HOST + "Transfer-Encoding: chunked\r\n\r\n"
                                 + "5;" + "e".repeat(100) + "\r\nhello\r\n0\r\n\r\n", 400),
+                new Case("trailer section too large",
+                        "POST /echo HTTP/1.1\r\n" + HOST + "Transfer-Encoding: chunked\r\n\r\n"
+                                + "5\r\nhello\r\n0\r\nX-Trailer: " + "t".repeat(1100) + "\r\n\r\n", 431),
+                new Case("too many trailer fields",
+                        "POST /echo HTTP/1.1\r\n" + HOST + "Transfer-Encoding: chunked\r\n\r\n"
+                                + "5\r\nhello\r\n0\r\n" + manyHeaders + "X-Last: 1\r\n\r\n", 431),
                 new Case("Transfer-Encoding gzip", "POST /echo HTTP/1.1\r\n" + HOST + "Transfer-Encoding: gzip\r\n\r\n", 501),
                 new Case("Transfer-Encoding chunked not last",
                         "POST /echo HTTP/1.1\r\n" + HOST + "Transfer-Encoding: chunked, gzip\r\n\r\n", 400),

@@ -37,16 +37,63 @@ class RouterTest {
         try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
             RawResponse post = client.send(Requests.post("/hello", "data")).read();
             assertThat(post.status()).isEqualTo(405);
-            assertThat(post.header("Allow")).isEqualTo("GET, HEAD");
+            assertThat(post.header("Allow")).isEqualTo("GET, HEAD, OPTIONS");
             assertThat(post.text()).isEqualTo("Method Not Allowed\n");
 
             RawResponse delete = client.send("DELETE /item HTTP/1.1\r\nHost: test\r\n\r\n").read();
             assertThat(delete.status()).isEqualTo(405);
-            assertThat(delete.header("Allow")).isEqualTo("GET, HEAD, PUT");
+            assertThat(delete.header("Allow")).isEqualTo("GET, HEAD, OPTIONS, PUT");
 
             RawResponse put = client.send("PUT /item HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\n\r\nabc").read();
             assertThat(put.status()).isEqualTo(200);
             assertThat(put.text()).isEqualTo("put abc");
+        }
+    }
+
+    @TransportTest
+    void optionsOnARouteAnswersItsMethods(Transport kind) throws Exception {
+        try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
+            RawResponse options = client.send("OPTIONS /item HTTP/1.1\r\nHost: test\r\n\r\n").read();
+            assertThat(options.status()).isEqualTo(204);
+            assertThat(options.header("Allow")).isEqualTo("GET, HEAD, OPTIONS, PUT");
+            assertThat(options.header("Content-Length")).isNull();
+            assertThat(options.header("Connection")).isNull();
+            assertThat(client.send(Requests.get("/hello")).read().text()).as("the connection goes on").isEqualTo("hi");
+        }
+    }
+
+    @TransportTest
+    void optionsAsteriskAnswersEveryMethodServed(Transport kind) throws Exception {
+        try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
+            RawResponse options = client.send("OPTIONS * HTTP/1.1\r\nHost: test\r\n\r\n").read();
+            assertThat(options.status()).isEqualTo(204);
+            assertThat(options.header("Allow")).isEqualTo("GET, HEAD, OPTIONS, PUT");
+        }
+    }
+
+    @TransportTest
+    void anUnknownMethodIs501AndAKnownOneNotRoutedIs405(Transport kind) throws Exception {
+        try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
+            RawResponse brew = client.send("BREW /hello HTTP/1.1\r\nHost: test\r\n\r\n").read();
+            assertThat(brew.status()).isEqualTo(501);
+            assertThat(brew.text()).isEqualTo("Not Implemented: method BREW is not served here\n");
+            RawResponse elsewhere = client.send("BREW /nope HTTP/1.1\r\nHost: test\r\n\r\n").read();
+            assertThat(elsewhere.status()).as("unknown on a path no route matches too").isEqualTo(501);
+            RawResponse patch = client.send("PATCH /hello HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\n\r\n").read();
+            assertThat(patch.status()).isEqualTo(405);
+            assertThat(client.send(Requests.get("/hello")).read().text()).as("the connection goes on").isEqualTo("hi");
+        }
+    }
+
+    @TransportTest
+    void aMethodRoutedSomewhereIsRecognizedEverywhere(Transport kind) throws Exception {
+        Handler app = Router.builder().get("/a", (req, res) -> res.send("a"))
+                .route("BREW", "/pot", (req, res) -> res.send("coffee")).build();
+        try (Server server = TestServers.start(kind, app); RawClient client = RawClient.connect(server)) {
+            assertThat(client.send("BREW /pot HTTP/1.1\r\nHost: test\r\n\r\n").read().text()).isEqualTo("coffee");
+            RawResponse elsewhere = client.send("BREW /a HTTP/1.1\r\nHost: test\r\n\r\n").read();
+            assertThat(elsewhere.status()).isEqualTo(405);
+            assertThat(elsewhere.header("Allow")).isEqualTo("GET, HEAD, OPTIONS");
         }
     }
 

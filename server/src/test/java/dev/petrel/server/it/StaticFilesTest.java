@@ -106,7 +106,7 @@ class StaticFilesTest {
 
             RawResponse get = client.send(Requests.get("/echo")).read();
             assertThat(get.status()).isEqualTo(405);
-            assertThat(get.header("Allow")).isEqualTo("POST");
+            assertThat(get.header("Allow")).isEqualTo("OPTIONS, POST");
         }
     }
 
@@ -131,7 +131,12 @@ class StaticFilesTest {
 
             RawResponse post = client.send(Requests.post("/hello.txt", "x")).read();
             assertThat(post.status()).isEqualTo(405);
-            assertThat(post.header("Allow")).isEqualTo("GET, HEAD");
+            assertThat(post.header("Allow")).isEqualTo("GET, HEAD, OPTIONS");
+
+            RawResponse options = client.send("OPTIONS /hello.txt HTTP/1.1\r\nHost: test\r\n\r\n").read();
+            assertThat(options.status()).isEqualTo(204);
+            assertThat(options.header("Allow")).isEqualTo("GET, HEAD, OPTIONS");
+            assertThat(options.header("Content-Length")).isNull();
         }
     }
 
