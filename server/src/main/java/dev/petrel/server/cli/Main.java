@@ -98,6 +98,7 @@ public final class Main {
                     .transport(options.transport())
                     .queueTimeout(options.queueTimeout())
                     .shutdownGrace(options.shutdownGrace())
+                    .config(options.config())
                     .handler(app);
             if (options.maxConnections() > 0) builder.maxConnections(options.maxConnections());
             if (options.https() != null) {

@@ -1,6 +1,8 @@
 package dev.petrel.server.cli;
 
 import dev.petrel.ajp.AjpPackets;
+import dev.petrel.server.DataRate;
+import dev.petrel.server.ServerConfig;
 import dev.petrel.server.transport.TransportKind;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,9 +21,12 @@ import java.util.List;
  * @param shutdownGrace how long in-flight requests may take after SIGTERM
  * @param plainHttp whether plain HTTP is served on {@code port}
  * @param https the HTTPS settings, or null for no HTTPS
+ * @param ajp the AJP settings, or null for no AJP
+ * @param config the engine's limits and timeouts
  */
 record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
-                    Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https, AjpOptions ajp) {
+                    Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https, AjpOptions ajp,
+                    ServerConfig config) {
     static final TransportKind DEFAULT_TRANSPORT = TransportKind.NIO;
 
     static final String HELP = """
@@ -39,6 +44,20 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
               --queue-timeout SECS    how long new connections may wait for a slot when the
                                       server is full before they get 503 (default 10; 0: at once)
               --shutdown-grace SECS   time in-flight requests get on SIGTERM (default 10)
+
+            Slow clients (each cut connection frees its slot):
+              --min-body-rate N       bytes/s a request body must keep up with once it has kept
+                                      the server waiting --rate-grace seconds; slower gets 408
+                                      (default %d; 0: no minimum)
+              --min-response-rate N   bytes/s a client must take a response at, per 16 KiB
+                                      written, after --rate-grace; slower is cut (default %d; 0: none)
+              --rate-grace SECS       waiting allowed before either rate counts (default %d)
+              --body-timeout SECS     the most a whole request body may keep the server waiting
+                                      (default 0: no limit beyond the rate)
+              --head-timeout-when-full SECS
+                                      while every connection slot is taken, connections that
+                                      have waited this long for a request head are closed to
+                                      make room (default %d)
 
             HTTPS (TLS 1.3 and 1.2, on the same transport):
               --https                 serve HTTPS too, on port %d unless --https-port says;
@@ -69,7 +88,10 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                                       ProxyIOBufferSize (default %d)
               --ajp-allow-attribute A also allow request attribute A (repeatable); requests with
                                       any other attribute get 403
-            """.formatted(TransportKind.names(), DEFAULT_TRANSPORT.cliName(), defaultLimits(), HttpsOptions.DEFAULT_PORT,
+            """.formatted(TransportKind.names(), DEFAULT_TRANSPORT.cliName(), defaultLimits(),
+                    ServerConfig.DEFAULT.minRequestBodyRate().bytesPerSecond(), ServerConfig.DEFAULT.minResponseRate().bytesPerSecond(),
+                    ServerConfig.DEFAULT.minRequestBodyRate().grace().toSeconds(), ServerConfig.DEFAULT.headTimeoutWhenFull().toSeconds(),
+                    HttpsOptions.DEFAULT_PORT,
                     AjpOptions.SECRET_VARIABLE, AjpPackets.DEFAULT_PACKET_SIZE, AjpPackets.MAX_PACKET_SIZE,
                     AjpPackets.DEFAULT_PACKET_SIZE);
 
@@ -100,6 +122,12 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         boolean ajpNoSecret = false;
         int ajpPacketSize = -1;
         List<String> ajpAttributes = new ArrayList<>();
+        ServerConfig defaults = ServerConfig.DEFAULT;
+        long minBodyRate = defaults.minRequestBodyRate().bytesPerSecond();
+        long minResponseRate = defaults.minResponseRate().bytesPerSecond();
+        Duration rateGrace = defaults.minRequestBodyRate().grace();
+        Duration bodyTimeout = defaults.requestBodyTimeout();
+        Duration headTimeoutWhenFull = defaults.headTimeoutWhenFull();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg;
@@ -123,6 +151,12 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 case "--max-connections" -> maxConnections = intIn(value != null ? value : next(args, ++i, name), name, 1, 1_000_000);
                 case "--queue-timeout" -> queueTimeout = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 3600));
                 case "--shutdown-grace" -> grace = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 3600));
+                case "--min-body-rate" -> minBodyRate = intIn(value != null ? value : next(args, ++i, name), name, 0, 1_000_000_000);
+                case "--min-response-rate" -> minResponseRate = intIn(value != null ? value : next(args, ++i, name), name, 0, 1_000_000_000);
+                case "--rate-grace" -> rateGrace = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 3600));
+                case "--body-timeout" -> bodyTimeout = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 86_400));
+                case "--head-timeout-when-full" -> headTimeoutWhenFull = Duration.ofSeconds(
+                        intIn(value != null ? value : next(args, ++i, name), name, 1, 3600));
                 case "--https" -> {
                     if (value != null) throw new UsageException("--https takes no value; the port is --https-port N");
                     https = true;
@@ -202,7 +236,12 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
             throw new UsageException("--ajp-port " + ajpPort + " is taken by " + (ajpPort == port && plainHttp ? "--port" : "--https-port")
                     + "; choose another");
         }
-        return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions);
+        ServerConfig config = defaults
+                .withMinRequestBodyRate(minBodyRate == 0 ? DataRate.OFF : new DataRate(minBodyRate, rateGrace))
+                .withMinResponseRate(minResponseRate == 0 ? DataRate.OFF : new DataRate(minResponseRate, rateGrace))
+                .withRequestBodyTimeout(bodyTimeout)
+                .withHeadTimeoutWhenFull(headTimeoutWhenFull);
+        return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions, config);
     }
 
     private static String next(List<String> args, int i, String option) throws UsageException {

@@ -14,6 +14,24 @@ class ServeOptionsTest {
     }
 
     @Test
+    void slowClientLimitsDefaultToTheServerConfigsAndCanBeChangedOrTurnedOff() throws Exception {
+        ServeOptions defaults = parse();
+        assertThat(defaults.config()).isEqualTo(dev.petrel.server.ServerConfig.DEFAULT);
+
+        ServeOptions changed = parse("--min-body-rate", "1000", "--min-response-rate=0", "--rate-grace", "2",
+                "--body-timeout", "300", "--head-timeout-when-full", "5");
+        assertThat(changed.config().minRequestBodyRate()).isEqualTo(new dev.petrel.server.DataRate(1000, java.time.Duration.ofSeconds(2)));
+        assertThat(changed.config().minResponseRate().enabled()).isFalse();
+        assertThat(changed.config().requestBodyTimeout()).isEqualTo(java.time.Duration.ofSeconds(300));
+        assertThat(changed.config().headTimeoutWhenFull()).isEqualTo(java.time.Duration.ofSeconds(5));
+
+        assertThatThrownBy(() -> parse("--min-body-rate", "-1")).isInstanceOf(UsageException.class)
+                .hasMessage("--min-body-rate takes a whole number from 0 to 1000000000, not '-1'");
+        assertThatThrownBy(() -> parse("--head-timeout-when-full", "0")).isInstanceOf(UsageException.class)
+                .hasMessage("--head-timeout-when-full takes a whole number from 1 to 3600, not '0'");
+    }
+
+    @Test
     void noHttpsUnlessAsked() throws Exception {
         ServeOptions options = parse("--port", "9000");
         assertThat(options.https()).isNull();
