@@ -137,6 +137,30 @@ class AjpFrontEndTest {
         assertThat(chunked.body()).isEqualTo(bigFile);
     }
 
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("modulesAndTransports")
+    void anUploadCutShortAtTheFrontEndNeverReachesTheHandlerAsComplete(AjpModule module, Transport transport) throws Exception {
+        BodySpy spy = new BodySpy();
+        server = Server.builder().host("127.0.0.1").port(0).transport(transport.kind())
+                .handler(transport.handler(dev.petrel.server.Router.builder().post("/upload", spy.handler()).build()))
+                .ajp(0, AjpConfig.withSecret(SECRET)).shutdownGrace(Duration.ofSeconds(1)).start();
+        httpd = ApacheHttpd.builder(module).backend("127.0.0.1", server.ajpAddress().getPort()).secret(SECRET).start();
+
+        try (java.net.Socket socket = new java.net.Socket(httpd.uri("/").getHost(), httpd.uri("/").getPort())) {
+            socket.setSoTimeout(20_000);
+            socket.getOutputStream().write(("POST /upload HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "5\r\nhello\r\n8\r\nwor").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            socket.shutdownOutput(); // the client is gone in the middle of its second chunk
+            String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertThat(answer).as("what httpd answered the client").doesNotStartWith("HTTP/1.1 200");
+        }
+        Throwable seen = spy.awaitFailure();
+        assertThat(seen).as("what the handler's read threw, having read \"%s\"", spy.seen())
+                .isInstanceOf(dev.petrel.server.IncompleteBodyException.class);
+        assertThat(spy.seen()).isIn("", "hello", "hellowor");
+    }
+
     @ParameterizedTest(name = "{0}")
     @EnumSource(AjpModule.class)
     void reusesItsConnectionsForManyRequests(AjpModule module) throws Exception {
