@@ -18,15 +18,42 @@ import org.junit.jupiter.api.Timeout;
  * Over AJP, a body the front end ends before its declared length (an empty chunk, as mod_jk sends
  * when its client's upload broke off) or cuts by closing the connection is never a complete body:
  * the handler's read throws {@link IncompleteBodyException} and the front end gets 400 and a
- * connection it may not reuse. On every plain transport.
+ * connection it may not reuse. A front end too slow to send the body it declared gets 408, as a
+ * client would. On every plain transport.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-class AjpTruncatedBodyTest {
+class AjpIncompleteBodyTest {
     private static final String SECRET = "s3cret";
 
     private static Server start(Transport kind, BodySpy spy) throws Exception {
-        return TestServers.builder(kind, TestServers.config().build(), Router.builder().post("/upload", spy.handler()).build())
+        return start(kind, TestServers.config().build(), spy);
+    }
+
+    private static Server start(Transport kind, dev.petrel.server.ServerConfig config, BodySpy spy) throws Exception {
+        return TestServers.builder(kind, config, Router.builder().post("/upload", spy.handler()).build())
                 .ajp(0, AjpConfig.withSecret(SECRET)).start();
+    }
+
+    @PlainHttpTransportTest
+    void aFrontEndTooSlowWithTheBodyGets408(Transport kind) throws Exception {
+        BodySpy spy = new BodySpy();
+        var config = TestServers.config().from(dev.petrel.server.ServerConfig.DEFAULT
+                .withMinRequestBodyRate(new dev.petrel.server.DataRate(1000, java.time.Duration.ofMillis(300)))).build();
+        try (Server server = start(kind, config, spy); AjpClient front = AjpClient.connect(server.ajpAddress())) {
+            Request request = AjpClient.request("POST", "/upload").secret(SECRET)
+                    .truncatedBody("hello".getBytes(StandardCharsets.US_ASCII), 10);
+            int sent = front.write(request);
+            long start = System.nanoTime();
+            assertThat(front.readPacket()[0]).as("a get-body-chunk, which the front end leaves unanswered").isEqualTo((byte) 6);
+
+            Response response = front.readResponse(request, sent);
+            long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(response.status()).isEqualTo(408);
+            assertThat(response.text()).isEqualTo("Request Timeout: Request body too slow: below the minimum of 1000 bytes/s\n");
+            assertThat(response.reuse()).isFalse();
+            assertThat(took).as("ms until the answer: the rate's grace, not the 4 s read timeout").isLessThan(2_000);
+            assertThat(spy.awaitFailure()).isInstanceOf(IncompleteBodyException.class);
+        }
     }
 
     @PlainHttpTransportTest
