@@ -97,7 +97,7 @@ final class NioEndpoint implements Endpoint {
         long sliceStartTime = now;
         long lastProgress = now;
         while (buffer.hasRemaining()) {
-            int sliceBytes = Math.min(end - sliceStart, WriteLimits.SLICE_BYTES);
+            int sliceBytes = WriteLimits.slice(end - sliceStart);
             if (!await(SelectionKey.OP_WRITE, writeLimits.deadline(sliceStartTime, sliceBytes, lastProgress))) {
                 throw writeLimits.timedOut();
             }

@@ -51,7 +51,7 @@ final class SocketEndpoint implements Endpoint {
     public void write(byte[] src, int off, int len) throws IOException {
         try {
             while (len > 0) {
-                int slice = Math.min(len, WriteLimits.SLICE_BYTES);
+                int slice = WriteLimits.slice(len);
                 long now = System.nanoTime();
                 long deadline = writeLimits.deadline(now, slice, now);
                 writeDeadline = deadline == 0 ? 1 : deadline;

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * client that keeps up is never cut for its size.
  */
 final class WriteLimits {
-    /** The most bytes one blocking write covers, and the unit the minimum rate is counted in. */
+    /** The bytes one blocking write covers, and the unit the minimum rate is counted in. */
     static final int SLICE_BYTES = 16 * 1024;
 
     private final long timeoutNanos;
@@ -27,6 +27,15 @@ final class WriteLimits {
     WriteLimits(Duration timeout, DataRate minRate) {
         this.timeoutNanos = timeout.toNanos();
         this.minRate = minRate;
+    }
+
+    /**
+     * The next slice of a write with {@code remaining} bytes left: {@link #SLICE_BYTES}, or all
+     * that is left when that is at most a quarter more, so that a full response buffer with its
+     * head (16 KiB and a few hundred bytes) leaves in one write, not a slice and a small tail.
+     */
+    static int slice(int remaining) {
+        return remaining <= SLICE_BYTES + SLICE_BYTES / 4 ? remaining : SLICE_BYTES;
     }
 
     /**

@@ -198,6 +198,11 @@ final class RawClient implements AutoCloseable {
         }
     }
 
+    /** Reads and discards {@code n} bytes, fewer only at end of stream; returns how many. */
+    int readUpTo(int n) throws IOException {
+        return in.readNBytes(n).length;
+    }
+
     /** Reads raw bytes until the server closes. */
     byte[] readToEnd() throws IOException {
         return in.readAllBytes();

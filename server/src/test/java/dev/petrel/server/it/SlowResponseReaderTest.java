@@ -63,6 +63,30 @@ class SlowResponseReaderTest {
     }
 
     @TransportTest
+    void aLargeResponseToAClientThatKeepsUpIsNeverCutForItsSize(Transport kind) throws Exception {
+        byte[] large = new byte[8 * 1024 * 1024];
+        Arrays.fill(large, (byte) 'y');
+        // one send of 8 MiB, twice what the socket buffers take, read at about 3 MiB/s: the write
+        // waits longer in all than the 1 s write timeout, yet never keeps a slice waiting long
+        ServerConfig config = TestServers.config().writeTimeout(Duration.ofSeconds(1)).idleTimeout(Duration.ofSeconds(10))
+                .from(ServerConfig.DEFAULT.withMinResponseRate(RATE)).build();
+        try (Server server = TestServers.start(kind, config, Router.builder().get("/large", (req, res) -> res.send(large)).build());
+             RawClient client = RawClient.connect(server, 64 * 1024)) {
+            client.send(Requests.get("/large"));
+            assertThat(client.readHead().status()).isEqualTo(200);
+            long received = 0;
+            while (received < large.length) {
+                int n = client.readUpTo((int) Math.min(64 * 1024, large.length - received));
+                assertThat(n).as("bytes read after %d: the connection was cut", received).isPositive();
+                received += n;
+                Thread.sleep(20);
+            }
+            assertThat(received).isEqualTo(large.length);
+            assertThat(client.send(Requests.get("/large")).readHead().status()).as("the connection lives on").isEqualTo(200);
+        }
+    }
+
+    @TransportTest
     void aClientReadingOneBytePerSecondIsCutByTheRateAndItsSlotFreed(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient slow = RawClient.connect(server, 64 * 1024)) {
             slow.send(Requests.get("/big"));
