@@ -144,11 +144,6 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
 
     private void acceptLoop() {
         while (!stopping) {
-            try {
-                slots.awaitFree(); // while full, new connections wait in the kernel's backlog
-            } catch (InterruptedException e) {
-                return;
-            }
             C connection;
             try {
                 connection = accept();

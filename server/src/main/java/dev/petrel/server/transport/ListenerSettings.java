@@ -7,17 +7,19 @@ import java.util.Objects;
 /**
  * How a listener admits connections and how long it lets a write wait.
  *
- * <p>At most {@code maxConnections} connections are served at once. Past that, new connections
- * wait in the kernel's accept backlog (at most {@code backlog} of them, as far as the kernel
- * allows). When no connection could be admitted for {@code queueTimeout}, the listener takes
- * waiting connections off the backlog and answers each with {@code 503 Service Unavailable} and
- * {@code Retry-After}, then closes it, until a slot frees: overload gets a fast answer, never a
- * silent reset. A {@code queueTimeout} of zero answers 503 as soon as the server is full.
+ * <p>At most {@code maxConnections} connections are served at once. Past that, a new connection
+ * waits for a slot in the acceptor, and those after it in the kernel's accept backlog (at most
+ * {@code backlog} of them, as far as the kernel allows). When no connection could be admitted for
+ * {@code queueTimeout}, the listener takes waiting connections off the backlog and answers each
+ * with {@code 503 Service Unavailable} and {@code Retry-After}, then closes it, until a slot
+ * frees: overload gets a fast answer, never a silent reset. A {@code queueTimeout} of zero answers
+ * 503 as soon as the server is full.
  *
- * <p>While every slot is taken, the connections that have waited {@code headTimeoutWhenFull} or
- * longer for a request head (idle keep-alive connections, heads still trickling in, TLS
- * handshakes not done) are closed to make room, as Apache httpd's event MPM shortens keep-alive
- * when busy: a few hundred slow or idle clients cannot hold every slot while a new one waits.
+ * <p>While a new connection waits for a slot, the connections that have waited
+ * {@code headTimeoutWhenFull} or longer for a request head (idle keep-alive connections, heads
+ * still trickling in, TLS handshakes not done) are closed to make room, as Apache httpd's event
+ * MPM shortens keep-alive when busy: a few hundred slow or idle clients cannot hold every slot
+ * while a new one waits. A full server that no new client waits for keeps them.
  *
  * @param maxConnections connections served at once (by every listener sharing a {@link ConnectionLimit}
  *        of this size); also what a thread pool is sized for

@@ -53,6 +53,24 @@ class CrowdedServerTest {
         }
     }
 
+    @TransportTest
+    void aFullServerKeepsItsIdleConnectionsUntilANewClientWaits(Transport kind) throws Exception {
+        var config = TestServers.config().idleTimeout(Duration.ofSeconds(10)).from(dev.petrel.server.ServerConfig.DEFAULT
+                .withHeadTimeoutWhenFull(Duration.ofMillis(300))).build();
+        try (Server server = TestServers.builder(kind, config, TestApp.handler()).maxConnections(3).start();
+             RawClient a = RawClient.connect(server); RawClient b = RawClient.connect(server); RawClient c = RawClient.connect(server)) {
+            for (RawClient idle : List.of(a, b, c)) assertThat(idle.send(Requests.get("/")).read().status()).isEqualTo(200);
+            // full, idle for three times the head timeout when full, and nobody waiting: all kept
+            a.assertStillOpen(1000);
+            assertThat(server.liveConnections()).isEqualTo(3);
+
+            // a fourth client: the idle ones make room for it
+            try (RawClient next = RawClient.connect(server)) {
+                assertThat(next.send(Requests.get("/")).read().text()).isEqualTo("HelloWorld");
+            }
+        }
+    }
+
     /** Connects and sends the slow head one byte a second, until the server closes the connection or the test ends. */
     private static void trickle(Server server, ConcurrentLinkedQueue<RawClient> clients, AtomicInteger connected) {
         try {
