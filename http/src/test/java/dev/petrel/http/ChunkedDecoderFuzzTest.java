@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -63,23 +62,33 @@ class ChunkedDecoderFuzzTest {
             @ForAll("bodies") byte[] previous,
             Footnotes footnotes) {
         footnotes.addFootnote("input = \"" + Mutations.show(input) + "\"");
+        int split = input.length == 0 ? 0 : splitSeed % (input.length + 1);
+        Outcome whole = assertSameOutcomeHoweverFed(input, limits, new int[] {split}, outCapacity, previous);
+        Statistics.label("outcome").collect(whole.status(), whole.errorStatus());
+    }
+
+    /**
+     * The invariants of one input, shared with {@link ChunkedDecoderJazzerTest}: decoded whole, the
+     * outcome keeps {@link #checkInvariants}; cut at {@code cuts} (offsets into {@code input}) into
+     * an output buffer of {@code outCapacity} bytes, fed byte by byte into a 1-byte output, and
+     * decoded by a decoder reset after {@code previous}, the outcome is the same.
+     *
+     * @return the outcome of decoding {@code input} whole
+     */
+    static Outcome assertSameOutcomeHoweverFed(byte[] input, HttpLimits limits, int[] cuts, int outCapacity, byte[] previous) {
         Outcome whole = outcome(ChunkedDecoderTest.decode(new ChunkedDecoder(limits), List.of(input), input.length + 1));
         checkInvariants(whole, input, limits);
-        Statistics.label("outcome").collect(whole.status(), whole.errorStatus());
 
-        int split = input.length == 0 ? 0 : splitSeed % (input.length + 1);
-        List<byte[]> twoPieces = List.of(Arrays.copyOfRange(input, 0, split), Arrays.copyOfRange(input, split, input.length));
-        assertThat(outcome(ChunkedDecoderTest.decode(new ChunkedDecoder(limits), twoPieces, outCapacity)))
-                .as("split at %d, output of %d", split, outCapacity).isEqualTo(whole);
-
-        List<byte[]> singles = new ArrayList<>(input.length);
-        for (byte b : input) singles.add(new byte[] {b});
-        assertThat(outcome(ChunkedDecoderTest.decode(new ChunkedDecoder(limits), singles, 1))).as("byte by byte").isEqualTo(whole);
+        assertThat(outcome(ChunkedDecoderTest.decode(new ChunkedDecoder(limits), SplitParsing.cut(input, cuts), outCapacity)))
+                .as("cut at %s, output of %d", Arrays.toString(cuts), outCapacity).isEqualTo(whole);
+        assertThat(outcome(ChunkedDecoderTest.decode(new ChunkedDecoder(limits), SplitParsing.oneByteEach(input), 1)))
+                .as("byte by byte").isEqualTo(whole);
 
         ChunkedDecoder reused = new ChunkedDecoder(limits);
         reused.decode(ByteBuffer.wrap(previous), ByteBuffer.allocate(previous.length));
         reused.reset();
         assertThat(outcome(ChunkedDecoderTest.decode(reused, List.of(input), input.length + 1))).as("after reset").isEqualTo(whole);
+        return whole;
     }
 
     static Outcome outcome(ChunkedDecoderTest.Decoded d) {

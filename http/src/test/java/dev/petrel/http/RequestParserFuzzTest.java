@@ -3,7 +3,6 @@ package dev.petrel.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -93,24 +92,34 @@ class RequestParserFuzzTest {
             @ForAll("requests") byte[] previous,
             Footnotes footnotes) {
         footnotes.addFootnote("input = \"" + Mutations.show(input) + "\"");
+        int split = input.length == 0 ? 0 : splitSeed % (input.length + 1);
+        Outcome whole = assertSameOutcomeHoweverFed(input, limits, new int[] {split}, previous);
+        Statistics.label("outcome").collect(whole.status(), whole.errorStatus());
+    }
+
+    /**
+     * The invariants of one input, shared with {@link RequestParserJazzerTest}: parsed whole, the
+     * outcome keeps {@link #checkInvariants}; cut at {@code cuts} (offsets into {@code input}), fed
+     * byte by byte, and parsed by a parser reset after {@code previous} (complete, failed or cut
+     * short), the outcome is the same.
+     *
+     * @return the outcome of parsing {@code input} whole
+     */
+    static Outcome assertSameOutcomeHoweverFed(byte[] input, HttpLimits limits, int[] cuts, byte[] previous) {
         Outcome whole = parseWhole(new RequestParser(limits), input);
         checkInvariants(whole, input, limits);
-        Statistics.label("outcome").collect(whole.status(), whole.errorStatus());
 
-        int split = input.length == 0 ? 0 : splitSeed % (input.length + 1);
-        Outcome twoPieces = outcome(SplitParsing.feed(new RequestParser(limits),
-                List.of(Arrays.copyOfRange(input, 0, split), Arrays.copyOfRange(input, split, input.length))));
-        assertThat(twoPieces).as("split at %d", split).isEqualTo(whole);
-
-        List<byte[]> singles = new ArrayList<>(input.length);
-        for (byte b : input) singles.add(new byte[] {b});
-        assertThat(outcome(SplitParsing.feed(new RequestParser(limits), singles))).as("byte by byte").isEqualTo(whole);
+        assertThat(outcome(SplitParsing.feed(new RequestParser(limits), SplitParsing.cut(input, cuts))))
+                .as("cut at %s", Arrays.toString(cuts)).isEqualTo(whole);
+        assertThat(outcome(SplitParsing.feed(new RequestParser(limits), SplitParsing.oneByteEach(input))))
+                .as("byte by byte").isEqualTo(whole);
 
         // A parser reset after another request (complete, failed or cut short) behaves like a fresh one.
         RequestParser reused = new RequestParser(limits);
         reused.parse(ByteBuffer.wrap(previous));
         reused.reset();
         assertThat(parseWhole(reused, input)).as("after reset").isEqualTo(whole);
+        return whole;
     }
 
     static Outcome parseWhole(RequestParser parser, byte[] input) {

@@ -126,10 +126,32 @@ final class SplitParsing {
         for (int i = 1; i <= maxSplit && i < input.length; i++) {
             all.add(List.of(Arrays.copyOfRange(input, 0, i), Arrays.copyOfRange(input, i, input.length)));
         }
+        all.add(oneByteEach(input));
+        return all;
+    }
+
+    /** {@code input} as one piece per byte. */
+    static List<byte[]> oneByteEach(byte[] input) {
         List<byte[]> singles = new ArrayList<>(input.length);
         for (byte b : input) singles.add(new byte[] {b});
-        all.add(singles);
-        return all;
+        return singles;
+    }
+
+    /**
+     * {@code input} cut at each of {@code at} (offsets from 0 to {@code input.length}, in any
+     * order, repeats allowed): {@code at.length + 1} pieces, some perhaps empty.
+     */
+    static List<byte[]> cut(byte[] input, int... at) {
+        int[] cuts = at.clone();
+        Arrays.sort(cuts);
+        List<byte[]> pieces = new ArrayList<>(cuts.length + 1);
+        int from = 0;
+        for (int to : cuts) {
+            pieces.add(Arrays.copyOfRange(input, from, to));
+            from = to;
+        }
+        pieces.add(Arrays.copyOfRange(input, from, input.length));
+        return pieces;
     }
 
     /**
