@@ -18,6 +18,15 @@ public final class ChunkedEncoder {
         out.write(CRLF);
     }
 
+    /**
+     * Writes the size line of the last chunk alone: its trailer fields follow
+     * ({@link ResponseHeadEncoder#field(String, String, ByteSink)}), then the CRLF that ends them
+     * ({@link ResponseHeadEncoder#end(ByteSink)}).
+     */
+    public static void lastChunkLine(ByteSink out) {
+        out.write((byte) '0').write(CRLF);
+    }
+
     /** Writes the last chunk with an empty trailer section. */
     public static void lastChunk(ByteSink out) {
         out.write(LAST_CHUNK);

@@ -15,6 +15,12 @@ import java.util.List;
  */
 public final class HeaderFields {
     private static final int STRIDE = 4; // nameStart, nameLength, valueStart, valueLength
+    private static final HeaderFields EMPTY = new HeaderFields(new ByteStore(1)); // never added to
+
+    /** No field lines: what a message without a trailer section has for trailers. */
+    public static HeaderFields empty() {
+        return EMPTY;
+    }
 
     private final ByteStore store;
     private int[] index = new int[16 * STRIDE];

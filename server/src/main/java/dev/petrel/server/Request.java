@@ -56,6 +56,12 @@ public interface Request {
      */
     InputStream body();
 
+    /**
+     * The trailer fields that followed the body (a chunked HTTP/1.1 body's trailer section),
+     * once the body has been read to its end; empty before that and where there are none.
+     */
+    HeaderFields trailers();
+
     /** Reads the whole body, up to the server's body limit. */
     default byte[] bodyBytes() throws IOException {
         return body().readAllBytes();

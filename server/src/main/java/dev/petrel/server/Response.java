@@ -51,4 +51,33 @@ public interface Response {
 
     /** Whether the head has been sent; after that, status and headers can no longer change. */
     boolean committed();
+
+    /**
+     * Forgets the status, headers, trailers and body buffered so far, to answer differently.
+     *
+     * @throws IllegalStateException when the response is committed already
+     */
+    void reset();
+
+    /**
+     * Adds a trailer field, sent after the body where the protocol carries trailers: an HTTP/1.1
+     * response of unknown length, which is chunked (a response with trailers set before it is
+     * committed is sent chunked to carry them). Dropped where the protocol cannot carry them (a
+     * response whose length was declared, HTTP/1.0, AJP). May be added until the body is complete.
+     *
+     * @throws IllegalArgumentException for an invalid name, or a value with CR, LF or other controls
+     * @throws IllegalStateException when the response is complete
+     */
+    Response trailer(String name, String value);
+
+    /**
+     * Sends an interim response now, before the final one: {@code 103 Early Hints} with the
+     * headers set so far (which stay set for the final response), say. {@code 100 Continue} is the
+     * server's own, sent when a handler first reads a body the client asked to continue for.
+     * Nothing is sent to an HTTP/1.0 client or over AJP, which carry no interim responses.
+     *
+     * @param status a 1xx status other than 100 and 101
+     * @throws IllegalStateException when the response is committed already
+     */
+    void sendInterim(int status) throws IOException;
 }

@@ -6,15 +6,13 @@ import dev.petrel.ajp.AjpRequestHead;
 import dev.petrel.ajp.AjpResponseEncoder;
 import dev.petrel.ajp.ForwardRequestParser;
 import dev.petrel.http.HttpError;
-import dev.petrel.http.HttpStatus;
 import dev.petrel.http.Methods;
+import dev.petrel.http.ParseStatus;
 import dev.petrel.http.PercentDecoder;
 import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
 import dev.petrel.server.ajp.AjpConfig;
 import java.io.IOException;
-import java.net.SocketTimeoutException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The AJP/1.3 protocol engine for one connection from a front end, the same for every transport.
@@ -29,13 +27,9 @@ import java.util.concurrent.TimeUnit;
  * naming what was wrong; a forward-request that cannot be used is answered with the HTTP codec's
  * status, then the connection closes.
  */
-public final class AjpConnection implements ProtocolConnection, HandlerInvocation.Exchange {
+public final class AjpConnection implements ProtocolConnection {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.ajp");
     private static final byte[] CPONG = AjpResponseEncoder.cpong();
-    private static final int LINGER_MILLIS = 1000;
-    private static final int LINGER_BYTES = 256 * 1024;
-    /** How often an idle connection without an idle timeout is looked at again. */
-    private static final long IDLE_RECHECK_NANOS = TimeUnit.MINUTES.toNanos(10);
 
     private final Endpoint endpoint;
     private final Handler handler;
@@ -46,16 +40,16 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
     private final AjpPacketInput packets;
     private final ForwardRequestParser parser;
     private final AjpRequestBody body;
-    private final AjpRequest request;
-    private final AjpResponse response;
+    private final AjpOrigin origin = new AjpOrigin();
+    private final AjpWire wire;
+    private final Exchange exchange;
+    private final ExchangeRequest request;
+    private final ExchangeResponse response;
 
     private final ConnectionLifecycle lifecycle;
-    private boolean closeHandedOver;
 
-    // waiting for the next packet; kept across returns from serve() while an event loop waits
-    private boolean awaitingPacket;
-    private long idleDeadline;
-    private long packetDeadline; // 0 before the packet's first byte
+    private final HeadWait packetWait;
+    private final HeadWait.Parser packetParser;
     private int payloadLength;
     private long packetsSeen;
     private AjpRequestHead head;
@@ -69,12 +63,30 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
         this.config = config;
         this.idleTimeoutNanos = ajp.idleTimeout().toNanos();
         this.access = access;
-        this.packets = new AjpPacketInput(endpoint, ajp.packetSize());
+        ConnectionInput input = new ConnectionInput(endpoint, ajp.packetSize());
+        this.packets = new AjpPacketInput(input, ajp.packetSize());
+        this.packetWait = new HeadWait(lifecycle, input, config.headerTimeout().toNanos());
+        this.packetParser = new HeadWait.Parser() { // made once, not per packet
+            @Override
+            public void reset() {
+                // a packet is parsed whole, when complete: nothing is kept between attempts
+            }
+
+            @Override
+            public ParseStatus parse() throws AjpFormatException {
+                int length = packets.complete();
+                if (length < 0) return ParseStatus.NEED_MORE;
+                payloadLength = length;
+                return ParseStatus.COMPLETE;
+            }
+        };
         this.parser = new ForwardRequestParser(config.limits());
         this.body = new AjpRequestBody(packets, endpoint, ajp.packetSize(), config.limits().maxBodySize(),
                 new BodyWaitLimits(config));
-        this.request = new AjpRequest(body);
-        this.response = new AjpResponse(endpoint, pool, ajp.packetSize(), body);
+        this.wire = new AjpWire(endpoint, ajp.packetSize());
+        this.exchange = new Exchange(body, wire, pool, lifecycle, endpoint, "AJP");
+        this.request = exchange.request();
+        this.response = exchange.response();
     }
 
     @Override
@@ -94,8 +106,11 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
                         LOG.log(System.Logger.Level.DEBUG, () -> "AJP packet from " + endpoint.remoteAddress() + " not complete in time");
                         return false;
                     }
+                    case REJECTED -> {
+                        return false; // never: a packet is complete or not yet, and bytes that are not AJP throw
+                    }
                     case COMPLETE -> {
-                        awaitingPacket = false;
+                        packetWait.taken();
                         if (!dispatch()) return false;
                     }
                 }
@@ -110,7 +125,7 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
             LOG.log(System.Logger.Level.ERROR, "unexpected failure on the AJP connection from " + endpoint.remoteAddress(), e);
             return false;
         } finally {
-            if (!waiting && !closeHandedOver) endpoint.close();
+            if (!waiting) lifecycle.end();
         }
     }
 
@@ -148,7 +163,7 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
     @Override
     public boolean poll() {
         try {
-            return readPacket(false) != PacketProgress.WAITING;
+            return readPacket(false) != HeadWait.Progress.WAITING;
         } catch (IOException | RuntimeException e) {
             return true; // serve() meets the failure again and ends the connection
         }
@@ -161,7 +176,7 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
 
     @Override
     public long wakeDeadline() {
-        return packetDeadline != 0 ? packetDeadline : idleDeadline;
+        return packetWait.wakeDeadline();
     }
 
     @Override
@@ -176,56 +191,14 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
 
     // ---- reading the next packet ----
 
-    private enum PacketProgress { COMPLETE, WAITING, TIMED_OUT, ENDED }
-
-    private PacketProgress readPacket(boolean mayWait) throws IOException {
-        if (!awaitingPacket) {
-            long now = System.nanoTime();
-            if (!lifecycle.enterIdle(now)) return PacketProgress.ENDED;
-            awaitingPacket = true;
-            packetDeadline = 0;
-            idleDeadline = now + idleWait();
-        }
-        while (true) {
-            if (packets.hasBytes()) {
-                if (packetDeadline == 0) {
-                    if (!lifecycle.headBegun()) return PacketProgress.ENDED; // a packet begun is let finish
-                    packetDeadline = System.nanoTime() + config.headerTimeout().toNanos();
-                }
-                int length = packets.complete();
-                if (length >= 0) {
-                    payloadLength = length;
-                    return PacketProgress.COMPLETE;
-                }
-            }
-            long now = System.nanoTime();
-            if (wakeDeadline() - now <= 0) {
-                if (packetDeadline != 0) return PacketProgress.TIMED_OUT;
-                if (packetsSeen > 0 && idleTimeoutNanos == 0) {
-                    idleDeadline = now + IDLE_RECHECK_NANOS; // no idle timeout: keep waiting for the front end
-                } else {
-                    return PacketProgress.ENDED;
-                }
-            }
-            int n;
-            if (mayWait) {
-                try {
-                    n = packets.fill(millis(wakeDeadline() - System.nanoTime()));
-                } catch (SocketTimeoutException e) {
-                    continue; // the deadline is looked at again above
-                }
-            } else {
-                n = packets.fillAvailable();
-                if (n == 0) return PacketProgress.WAITING;
-            }
-            if (n < 0) return PacketProgress.ENDED;
-        }
-    }
-
-    /** The first packet must begin within the header timeout of accept; later ones within the idle timeout, if any. */
-    private long idleWait() {
-        if (packetsSeen == 0) return config.headerTimeout().toNanos();
-        return idleTimeoutNanos > 0 ? idleTimeoutNanos : IDLE_RECHECK_NANOS;
+    /**
+     * Takes in bytes toward the next packet (see {@link HeadWait}): the first must begin within
+     * the header timeout of accept; later ones within the idle timeout, or as long as the front
+     * end keeps the connection when there is none (it pools its connections).
+     */
+    private HeadWait.Progress readPacket(boolean mayWait) throws IOException {
+        long idle = packetsSeen == 0 ? config.headerTimeout().toNanos() : idleTimeoutNanos > 0 ? idleTimeoutNanos : HeadWait.FOREVER;
+        return packetWait.await(mayWait, idle, packetParser);
     }
 
     // ---- one exchange ----
@@ -250,15 +223,16 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
         if (head.contentLength() > 0) body.fixed(head.contentLength());
         else if (head.chunked()) body.unknownLength();
         else body.none();
-        request.begin(head, path);
+        origin.begin(head);
+        request.begin(head.method(), head.target(), head.uri(), path, head.query(), head.version(), AjpOrigin.host(head),
+                head.headers(), head.contentLength(), head.hasBody(), origin);
         response.begin(Methods.HEAD.equals(head.method()));
         try {
-            if (!HandlerInvocation.run(handler, request, response, this)) return false;
-            response.finish();
+            if (!exchange.run(handler)) return false;
             boolean reuse = body.settle() && !lifecycle.draining();
-            response.end(reuse);
+            wire.endResponse(reuse, response.work());
             if (!reuse) {
-                closeGracefully();
+                lifecycle.closeGracefully();
                 return false;
             }
             return true;
@@ -271,57 +245,9 @@ public final class AjpConnection implements ProtocolConnection, HandlerInvocatio
     /** Answers a request that cannot be served, then closes: its body (if any) is never read. */
     private boolean answerAndClose(int status, String reason) throws IOException {
         response.begin(false);
-        response.status(status).header("Content-Type", "text/plain;charset=UTF-8");
-        response.send(HttpStatus.reason(status) + (reason.equals(HttpStatus.reason(status)) ? "" : ": " + reason) + "\n");
-        response.end(false);
-        closeGracefully();
+        exchange.answerWithError(status, reason);
+        wire.endResponse(false, response.work());
+        lifecycle.closeGracefully();
         return false;
-    }
-
-    // ---- the handler's exchange, as HandlerInvocation sees it ----
-
-    @Override
-    public void finish() throws IOException {
-        response.finish();
-    }
-
-    /** Whether bytes of the response have left: until then an error can still replace it. */
-    @Override
-    public boolean committed() {
-        return response.started();
-    }
-
-    @Override
-    public Exception bodyFailure() {
-        return body.failure();
-    }
-
-    @Override
-    public boolean answerWithError(int status, String message) throws IOException {
-        if (response.started()) {
-            abort(); // the front end sees a cut response rather than a wrong one
-            return false;
-        }
-        response.discard();
-        response.status(status).header("Content-Type", "text/plain;charset=UTF-8");
-        String reason = HttpStatus.reason(status);
-        response.send(message == null || message.equals(reason) ? reason + "\n" : reason + ": " + message + "\n");
-        return true;
-    }
-
-    @Override
-    public String describe() {
-        return head.method() + " " + head.target() + " over AJP from " + endpoint.remoteAddress();
-    }
-
-    /** Lets the last packets reach the front end before closing (see {@link Endpoint#closeGracefully}). */
-    private void closeGracefully() {
-        closeHandedOver = true;
-        endpoint.closeGracefully(LINGER_MILLIS, LINGER_BYTES);
-    }
-
-    private static int millis(long nanos) {
-        if (nanos <= 0) return 1;
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(nanos)));
     }
 }

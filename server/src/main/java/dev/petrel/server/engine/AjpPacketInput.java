@@ -2,7 +2,6 @@ package dev.petrel.server.engine;
 
 import dev.petrel.ajp.AjpFormatException;
 import dev.petrel.ajp.AjpPackets;
-import dev.petrel.server.IncompleteBodyException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -15,17 +14,11 @@ import java.nio.ByteBuffer;
 final class AjpPacketInput {
     private final ConnectionInput input;
     private final int packetSize;
-    private final BodyWaitLimits.Fill fill; // made once, not per packet
 
-    AjpPacketInput(Endpoint endpoint, int packetSize) {
-        this.input = new ConnectionInput(endpoint, packetSize);
+    /** Packets of at most {@code packetSize} bytes from {@code input}, a buffer of exactly that size. */
+    AjpPacketInput(ConnectionInput input, int packetSize) {
+        this.input = input;
         this.packetSize = packetSize;
-        this.fill = input::fill;
-    }
-
-    /** Whether any byte of a packet is buffered. */
-    boolean hasBytes() {
-        return input.hasRemaining();
     }
 
     /**
@@ -40,30 +33,9 @@ final class AjpPacketInput {
         return length >= 0 && buffer.remaining() >= AjpPackets.HEADER_SIZE + length ? length : -1;
     }
 
-    /**
-     * Waits until a whole body chunk packet is buffered, as long as the body's wait limits allow.
-     *
-     * @return its payload length
-     * @throws IncompleteBodyException when the front end closed first, or a limit ran out
-     */
-    int readBodyChunk(BodyWaitLimits waits) throws IOException {
-        int length;
-        while ((length = complete()) < 0) {
-            if (waits.fill(fill) < 0) {
-                throw IncompleteBodyException.cutShort("the front end closed the connection while a body chunk was due");
-            }
-        }
-        return length;
-    }
-
     /** Reads more, waiting up to {@code timeoutMillis}; -1 at end of stream. */
     int fill(int timeoutMillis) throws IOException {
         return input.fill(timeoutMillis);
-    }
-
-    /** Reads what has arrived without waiting; 0 when nothing, -1 at end of stream. */
-    int fillAvailable() throws IOException {
-        return input.fillAvailable();
     }
 
     /** The buffer holding the packet. */

@@ -49,7 +49,7 @@ final class BodyWaitLimits {
         long start = System.nanoTime();
         int n;
         try {
-            n = fill.fill(millis(allowed));
+            n = fill.fill(Timeouts.millis(allowed));
         } catch (SocketTimeoutException e) {
             waitedNanos += System.nanoTime() - start;
             throw failure();
@@ -86,9 +86,5 @@ final class BodyWaitLimits {
             case TOTAL -> "not complete within " + TimeUnit.NANOSECONDS.toMillis(totalNanos) + " ms";
             case RATE -> "below the minimum of " + minRate.bytesPerSecond() + " bytes/s";
         });
-    }
-
-    private static int millis(long nanos) {
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(nanos)));
     }
 }

@@ -11,7 +11,12 @@ package dev.petrel.server.engine;
 final class ConnectionLifecycle {
     private enum State { IDLE, HEAD, BUSY }
 
+    /** How long a closing connection reads and discards what its peer still sends (see {@link Endpoint#closeGracefully}). */
+    private static final int LINGER_MILLIS = 1000;
+    private static final int LINGER_BYTES = 256 * 1024;
+
     private final Endpoint endpoint;
+    private boolean closeHandedOver; // serving thread only: closeGracefully() closes the endpoint, now or after lingering
     private State state = State.BUSY; // guarded by this
     private long waitingSince;        // guarded by this: System.nanoTime() the wait for the next head began
     private boolean closedByServer;   // guarded by this
@@ -72,6 +77,21 @@ final class ConnectionLifecycle {
         closedByServer = true;
         endpoint.close();
         return true;
+    }
+
+    /**
+     * Lets the last answer reach the peer before the connection closes: half-closes, lingers on
+     * what the peer still sends, then closes ({@link Endpoint#closeGracefully}). On the serving
+     * thread, which then must not close the endpoint itself.
+     */
+    void closeGracefully() {
+        closeHandedOver = true;
+        endpoint.closeGracefully(LINGER_MILLIS, LINGER_BYTES);
+    }
+
+    /** The serving thread is done with the connection: closes it, unless a graceful close has taken it over. */
+    void end() {
+        if (!closeHandedOver) endpoint.close();
     }
 
     /** Closes now, whatever the connection is doing. */

@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
  * or the timeout passed ({@link java.net.SocketTimeoutException}). {@link #write} returns only
  * when every byte was handed to the network, however many partial writes that took.
  */
-public interface Endpoint {
+public interface Endpoint extends RequestOrigin {
     /**
      * Reads into {@code dst} from its position, at most its remaining bytes.
      *
@@ -95,17 +95,21 @@ public interface Endpoint {
     void close();
 
     /** The peer's address. */
+    @Override
     InetSocketAddress remoteAddress();
 
     /** The local address. */
+    @Override
     InetSocketAddress localAddress();
 
     /** What was negotiated over TLS, or {@code null} on a plain connection. */
+    @Override
     default TlsDetails tls() {
         return null;
     }
 
     /** {@code http} for plain connections, {@code https} for TLS ones. */
+    @Override
     default String scheme() {
         return "http";
     }

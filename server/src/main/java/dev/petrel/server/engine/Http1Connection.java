@@ -1,23 +1,18 @@
 package dev.petrel.server.engine;
 
-import dev.petrel.http.ByteSink;
+import dev.petrel.http.BodyFraming;
 import dev.petrel.http.DateCache;
 import dev.petrel.http.HttpError;
-import dev.petrel.http.HttpStatus;
 import dev.petrel.http.HttpVersion;
 import dev.petrel.http.Methods;
 import dev.petrel.http.ParseStatus;
 import dev.petrel.http.PercentDecoder;
 import dev.petrel.http.RequestHead;
 import dev.petrel.http.RequestParser;
-import dev.petrel.http.ResponseHeadEncoder;
 import dev.petrel.http.TargetForm;
 import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
 import java.io.IOException;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The HTTP/1.1 protocol engine for one connection, the same for every transport: it reads
@@ -31,13 +26,8 @@ import java.util.concurrent.TimeUnit;
  * {@code maxDrainBytes}, and the server is not stopping. Pipelined requests wait in the input
  * buffer and are answered in order, one at a time.
  */
-public final class Http1Connection implements ProtocolConnection, Http1Response.Exchange, HandlerInvocation.Exchange {
+public final class Http1Connection implements ProtocolConnection, Http1Wire.Connection {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.http1");
-    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] CLOSE = "close".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] TEXT_PLAIN = "text/plain;charset=UTF-8".getBytes(StandardCharsets.US_ASCII);
-    private static final int LINGER_MILLIS = 1000;
-    private static final int LINGER_BYTES = 256 * 1024;
     /** The size of the read buffers borrowed for large heads, pipelined bursts and bodies. */
     static final int LARGE_INPUT_BYTES = 8192;
 
@@ -45,25 +35,22 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     private final Handler handler;
     private final boolean handlerMayBlock;
     private final ServerConfig config;
-    private final DateCache dates;
     private final ConnectionInput input;
     private final RequestParser parser;
     private final RequestBody body;
-    private final Http1Request request;
-    private final Http1Response response;
-    private final ByteSink sink = new ByteSink(256);
+    private final Http1Wire wire;
+    private final Exchange exchange;
+    private final ExchangeRequest request;
+    private final ExchangeResponse response;
     private final RequestBody.FirstReadListener continueOnFirstRead = this::sendContinue; // made once, not per request
 
     private final ConnectionLifecycle lifecycle;
-    private boolean closeHandedOver; // closeGracefully() closes the endpoint, now or after lingering
+    private boolean rejecting;       // answering a head that could not be used: then the connection closes
 
-    // reading the next head; kept across returns from serve() while an event loop waits for input
-    private boolean awaitingHead;
-    private ParseStatus headStatus = ParseStatus.NEED_MORE;
-    private long idleDeadline;  // nanoTime by which the next head must begin
-    private long headDeadline;  // nanoTime by which a begun head must be complete; 0 before its first byte
-    private boolean readinessReported; // inside poll(): the transport saw the socket readable
-    private boolean servingOnLoop;     // this serve() runs inline on an event loop
+    private final HeadWait heads;
+    private final HeadWait.Parser headParser;
+    private final long headerTimeoutNanos;
+    private final long idleTimeoutNanos;
 
     private RequestHead head;
     // the parser hands back the same rawPath String for a repeated target; so is its decoded path
@@ -98,17 +85,32 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         this.handler = handler;
         this.handlerMayBlock = handlerMayBlock;
         this.config = config;
-        this.dates = dates;
         this.input = new ConnectionInput(endpoint, ConnectionInput.SMALL_BUFFER_BYTES, inputPool);
         this.parser = new RequestParser(config.limits());
+        this.headerTimeoutNanos = config.headerTimeout().toNanos();
+        this.idleTimeoutNanos = config.idleTimeout().toNanos();
+        this.heads = new HeadWait(lifecycle, input, headerTimeoutNanos);
+        this.headParser = new HeadWait.Parser() { // made once, not per request
+            @Override
+            public void reset() {
+                parser.reset();
+            }
+
+            @Override
+            public ParseStatus parse() {
+                return parser.parse(input.buffer());
+            }
+        };
         this.body = new RequestBody(input, config.limits(), new BodyWaitLimits(config));
-        this.request = new Http1Request(endpoint, body);
-        this.response = new Http1Response(endpoint, new ByteSink(256), dates, pool, body);
+        this.wire = new Http1Wire(endpoint, dates, this);
+        this.exchange = new Exchange(body, wire, pool, lifecycle, endpoint, "HTTP/1.1");
+        this.request = exchange.request();
+        this.response = exchange.response();
     }
 
     /** The size of the pooled buffers a response needs: the body buffer and room for its framing. */
     static int responseBufferBytes(ServerConfig config) {
-        return Http1Response.HEAD_ROOM + config.responseBufferSize() + Http1Response.TAIL_ROOM;
+        return Http1Wire.HEAD_ROOM + config.responseBufferSize() + Http1Wire.TAIL_ROOM;
     }
 
     /**
@@ -123,11 +125,10 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         // On an event loop the transport ran this serve() inline because mayBlock() said no; a
         // later request that may block must go back to the transport to be handed to a worker.
         boolean mayBlockHere = !endpoint.waitsWithoutThread() || mayBlock();
-        servingOnLoop = !mayBlockHere;
+        heads.servingOnLoop(!mayBlockHere);
         try {
             while (true) {
-                HeadProgress progress = readHead(!endpoint.waitsWithoutThread());
-                switch (progress) {
+                switch (readHead(!endpoint.waitsWithoutThread())) {
                     case WAITING -> {
                         waiting = true;
                         return true;
@@ -137,7 +138,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
                             waiting = true; // the head stays parsed; the transport's next serve() answers it
                             return true;
                         }
-                        awaitingHead = false;
+                        heads.taken();
                         boolean keep;
                         try {
                             keep = exchange();
@@ -148,14 +149,14 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
                         if (!keep) return false;
                     }
                     case REJECTED -> {
-                        awaitingHead = false;
+                        heads.taken();
                         HttpError error = parser.error();
                         LOG.log(System.Logger.Level.DEBUG, () -> "rejected request from " + endpoint.remoteAddress()
                                 + ": " + error.status() + " " + error.reason());
                         sendErrorAndClose(error.status(), error.reason());
                         return false;
                     }
-                    case HEAD_TIMED_OUT -> {
+                    case TIMED_OUT -> {
                         LOG.log(System.Logger.Level.DEBUG, () -> "request head from " + endpoint.remoteAddress() + " timed out");
                         sendErrorAndClose(408, "Request head not received in time");
                         return false;
@@ -174,27 +175,27 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
         } finally {
             if (!waiting) {
                 input.release();
-                if (!closeHandedOver) endpoint.close();
+                lifecycle.end();
             }
         }
     }
 
     @Override
     public boolean poll() {
-        readinessReported = true; // the socket is readable: read, however dry the last read left it
+        heads.readinessReported(true); // the socket is readable: read, however dry the last read left it
         try {
-            return readHead(false) != HeadProgress.WAITING;
+            return readHead(false) != HeadWait.Progress.WAITING;
         } catch (IOException | RuntimeException e) {
             return true; // serve() meets the failure again and ends the connection
         } finally {
-            readinessReported = false;
+            heads.readinessReported(false);
         }
     }
 
     /** A head taken in and handed back by serve() for the transport to run elsewhere. */
     @Override
     public boolean hasWork() {
-        return awaitingHead && headStatus == ParseStatus.COMPLETE;
+        return heads.complete();
     }
 
     /**
@@ -205,12 +206,12 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
     @Override
     public boolean mayBlock() {
         if (!handlerMayBlock) return false;
-        if (!awaitingHead || headStatus != ParseStatus.COMPLETE) return true;
+        if (!heads.complete()) return true;
         if (decidedFor == served) return decision; // asked again for the same head
         RequestHead parsed = parser.head();
         String path = pathOf(parsed);
         // an invalid path is answered with a 400 by the engine, which never blocks
-        if (path != null) request.begin(parsed, path);
+        if (path != null) arm(parsed, path);
         decision = path != null && handler.mayBlock(request);
         decidedFor = served;
         return decision;
@@ -218,7 +219,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
 
     @Override
     public long wakeDeadline() {
-        return headDeadline != 0 ? headDeadline : idleDeadline;
+        return heads.wakeDeadline();
     }
 
     /**
@@ -244,77 +245,12 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
 
     // ---- reading the head ----
 
-    /** Where reading toward the next request head stands. */
-    private enum HeadProgress {
-        /** A whole head is parsed and ready for {@link #exchange()}. */
-        COMPLETE,
-        /** Nothing more has arrived and the endpoint waits without a thread. */
-        WAITING,
-        /** The head is invalid: answer with the parser's status and close. */
-        REJECTED,
-        /** A head was started but not finished within {@code headerTimeout}: answer 408. */
-        HEAD_TIMED_OUT,
-        /** The peer closed, the connection idled out or is draining: close without a word. */
-        ENDED
-    }
-
     /**
-     * Takes in bytes toward the next head until it is complete, invalid, timed out or the
-     * connection ended. With {@code mayWait} false it never blocks: it returns
-     * {@link HeadProgress#WAITING} when nothing more has arrived, and may be called again later
-     * to go on where it stopped.
+     * Takes in bytes toward the next head (see {@link HeadWait}): the first request must begin
+     * within the header timeout of accept, later ones within the idle timeout.
      */
-    private HeadProgress readHead(boolean mayWait) throws IOException {
-        if (!awaitingHead) {
-            parser.reset();
-            headStatus = ParseStatus.NEED_MORE;
-            long now = System.nanoTime();
-            if (!lifecycle.enterIdle(now)) return HeadProgress.ENDED;
-            awaitingHead = true;
-            headDeadline = 0;
-            // the first request must come within the header timeout of accept; later ones within the idle timeout
-            idleDeadline = now + (served == 0 ? config.headerTimeout() : config.idleTimeout()).toNanos();
-        }
-        while (true) {
-            if (headStatus == ParseStatus.NEED_MORE && input.hasRemaining()) {
-                boolean firstBytes = headDeadline == 0;
-                if (firstBytes) headDeadline = System.nanoTime() + config.headerTimeout().toNanos();
-                headStatus = parser.parse(input.buffer());
-                // one lock per request in the usual case, where the head arrives whole: idle, then busy
-                if (headStatus == ParseStatus.COMPLETE) {
-                    if (!lifecycle.beginExchange()) return HeadProgress.ENDED;
-                } else if (firstBytes && headStatus == ParseStatus.NEED_MORE) {
-                    if (!lifecycle.headBegun()) return HeadProgress.ENDED;
-                }
-            }
-            if (headStatus == ParseStatus.COMPLETE) return HeadProgress.COMPLETE;
-            if (headStatus == ParseStatus.ERROR) return HeadProgress.REJECTED;
-            long remaining = wakeDeadline() - System.nanoTime();
-            if (remaining <= 0) return timedOut();
-            int n;
-            if (mayWait) {
-                try {
-                    n = input.fill(millis(remaining));
-                } catch (SocketTimeoutException e) {
-                    return timedOut(); // the endpoint waited until the deadline
-                }
-            } else {
-                // On the loop, a read that left the socket dry needs no second look: the loop's selector
-                // watches for more. A worker looks once more, since a request found now saves the
-                // hand-back to the loop (measured: skipping it there made same-CPU latency worse).
-                n = servingOnLoop && !readinessReported && input.drained() ? 0 : input.fillAvailable();
-                if (n == 0) {
-                    input.settle(); // the parser took every byte: wait without a large buffer
-                    return HeadProgress.WAITING;
-                }
-            }
-            if (n < 0) return HeadProgress.ENDED; // peer closed, between requests or inside a head: nothing to answer
-        }
-    }
-
-    /** Idle past the timeout: close quietly (RFC 9112 section 9.5); inside a head: 408. */
-    private HeadProgress timedOut() {
-        return headDeadline != 0 ? HeadProgress.HEAD_TIMED_OUT : HeadProgress.ENDED;
+    private HeadWait.Progress readHead(boolean mayWait) throws IOException {
+        return heads.await(mayWait, served == 0 ? headerTimeoutNanos : idleTimeoutNanos, headParser);
     }
 
     // ---- one exchange ----
@@ -333,65 +269,34 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
             case LENGTH -> body.fixed(head.contentLength(), continueOnFirstRead);
             case CHUNKED -> body.chunked(continueOnFirstRead);
         }
-        request.begin(head, path);
-        response.begin(this);
+        arm(head, path);
+        response.begin(Methods.HEAD.equals(head.method()));
         try {
-            if (!HandlerInvocation.run(handler, request, response, this)) return false;
-            response.finish();
+            if (!exchange.run(handler)) return false;
         } catch (IOException e) {
             LOG.log(System.Logger.Level.DEBUG, () -> "response to " + endpoint.remoteAddress() + " failed: " + e);
             return false;
         }
-        if (response.closesConnection()) {
-            if (!clientSaidItsLast()) closeGracefully(); // else serve() closes at once
+        if (wire.closesConnection()) {
+            if (!clientSaidItsLast()) lifecycle.closeGracefully(); // else serve() closes at once
             return false;
         }
         if (!body.finished() && !body.drain(config.maxDrainBytes())) {
-            closeGracefully();
+            lifecycle.closeGracefully();
             return false;
         }
         return true;
     }
 
-    // ---- the handler's exchange, as HandlerInvocation sees it ----
-
-    @Override
-    public void finish() throws IOException {
-        response.finish();
-    }
-
-    @Override
-    public boolean committed() {
-        return response.committed();
-    }
-
-    @Override
-    public Exception bodyFailure() {
-        return body.failure();
-    }
-
-    @Override
-    public String describe() {
-        return head.method() + " " + head.target() + " from " + endpoint.remoteAddress();
-    }
-
-    /** Replaces an uncommitted response by an error; returns false when the head had left and the connection must be cut. */
-    @Override
-    public boolean answerWithError(int status, String message) throws IOException {
-        if (response.committed()) {
-            abort(); // the client sees a truncated response rather than a wrong one
-            return false;
-        }
-        response.discard();
-        response.status(status).header("Content-Type", "text/plain;charset=UTF-8");
-        String reason = HttpStatus.reason(status);
-        response.send(message == null || message.equals(reason) ? reason + "\n" : reason + ": " + message + "\n");
-        return true;
+    /** Fills the exchange's request from {@code parsed}; the connection is its origin. */
+    private void arm(RequestHead parsed, String path) {
+        request.begin(parsed.method(), parsed.target(), parsed.rawPath(), path, parsed.query(), parsed.version(),
+                parsed.host(), parsed.headers(), parsed.contentLength(), parsed.framing() != BodyFraming.NONE, endpoint);
     }
 
     private void sendContinue() throws IOException {
         if (head.expectContinue() && !continueSent && !response.committed()) {
-            endpoint.write(CONTINUE, 0, CONTINUE.length);
+            response.interim(100);
             continueSent = true;
         }
     }
@@ -416,6 +321,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
 
     @Override
     public boolean mustClose() {
+        if (rejecting) return true;
         if (!head.keepAlive() || lifecycle.draining() || served >= config.maxRequestsPerConnection()) return true;
         if (body.failed()) return true;
         if (!body.finished()) {
@@ -430,34 +336,27 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
 
     @Override
     public boolean confirmKeepAlive() {
-        return head.version() == HttpVersion.HTTP_1_0;
+        return !rejecting && head.version() == HttpVersion.HTTP_1_0;
     }
 
+    /** A rejected head is answered as HTTP/1.1: its version may be what was wrong with it. */
     @Override
     public boolean http10() {
-        return head.version() == HttpVersion.HTTP_1_0;
-    }
-
-    @Override
-    public boolean headRequest() {
-        return Methods.HEAD.equals(head.method());
+        return !rejecting && head.version() == HttpVersion.HTTP_1_0;
     }
 
     // ---- closing ----
 
     /** Answers a request whose head could not be used, then closes: the framing is in doubt. */
     private void sendErrorAndClose(int status, String reason) throws IOException {
-        byte[] text = (HttpStatus.reason(status) + ": " + reason + "\n").getBytes(StandardCharsets.UTF_8);
-        sink.clear();
-        ResponseHeadEncoder.statusLine(status, sink);
-        ResponseHeadEncoder.field(ResponseHeadEncoder.DATE, dates.bytes(), sink);
-        ResponseHeadEncoder.field(ResponseHeadEncoder.CONTENT_TYPE, TEXT_PLAIN, sink);
-        ResponseHeadEncoder.field(ResponseHeadEncoder.CONTENT_LENGTH, text.length, sink);
-        ResponseHeadEncoder.field(ResponseHeadEncoder.CONNECTION, CLOSE, sink);
-        ResponseHeadEncoder.end(sink);
-        sink.write(text);
-        endpoint.write(sink.array(), 0, sink.length());
-        closeGracefully();
+        rejecting = true;
+        response.begin(false);
+        try {
+            exchange.answerWithError(status, reason);
+        } finally {
+            response.release();
+        }
+        lifecycle.closeGracefully();
     }
 
     /**
@@ -469,16 +368,5 @@ public final class Http1Connection implements ProtocolConnection, Http1Response.
      */
     private boolean clientSaidItsLast() {
         return !head.keepAlive() && body.finished() && !input.hasRemaining();
-    }
-
-    /** Lets the response reach the client before the connection closes (see {@link Endpoint#closeGracefully}). */
-    private void closeGracefully() {
-        closeHandedOver = true;
-        endpoint.closeGracefully(LINGER_MILLIS, LINGER_BYTES);
-    }
-
-    private static int millis(long nanos) {
-        if (nanos <= 0) return 0;
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(nanos)));
     }
 }

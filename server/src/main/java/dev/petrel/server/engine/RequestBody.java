@@ -1,27 +1,21 @@
 package dev.petrel.server.engine;
 
 import dev.petrel.http.ChunkedDecoder;
+import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HttpLimits;
 import dev.petrel.http.ParseStatus;
 import dev.petrel.server.HttpStatusException;
-import dev.petrel.server.IncompleteBodyException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 
 /**
- * The body of the current request, read from the connection's buffer and then from the
- * endpoint. One instance per connection, re-armed for each request, so reading a body costs no
- * allocation beyond the caller's array. Each fill may change the connection's buffer (see
- * {@link ConnectionInput}), so the buffer is asked for again after every fill, never kept.
- *
- * <p>A body that ends before its framing says it is complete (the connection closes inside a
- * chunk, a chunk-size line or the trailers, or before the declared length) fails with
- * {@link IncompleteBodyException} (400), never as a normal end of stream; one that keeps the
- * server waiting too long fails with it too (408, see {@link BodyWaitLimits}). After a failure
- * every read throws the same exception again.
+ * The body of the current HTTP/1.1 request, read from the connection's buffer and then from the
+ * endpoint: of a declared length, or chunked. One instance per connection, re-armed for each
+ * request, so reading a body costs no allocation beyond the caller's array. Each fill may change
+ * the connection's buffer (see {@link ConnectionInput}), so the buffer is asked for again after
+ * every fill, never kept. The failure rules are {@link BodySource}'s.
  */
-final class RequestBody extends InputStream implements BodyFailure {
+final class RequestBody extends BodySource {
     private enum Mode { NONE, LENGTH, CHUNKED }
 
     /** Called before the first read, to send {@code 100 Continue} when the client waits for it. */
@@ -31,21 +25,18 @@ final class RequestBody extends InputStream implements BodyFailure {
 
     private final ConnectionInput input;
     private final ChunkedDecoder chunked;
-    private final BodyWaitLimits waits;
     private final BodyWaitLimits.Fill fill; // made once, not per read
     private FirstReadListener listener;
     private Mode mode = Mode.NONE;
     private long remaining;
     private boolean finished = true;
-    private Exception failure; // an IncompleteBodyException or an HttpStatusException, once reading failed
     private boolean touched;
     private ByteBuffer wrapped = ByteBuffer.allocate(0);
-    private final byte[] single = new byte[1];
 
     RequestBody(ConnectionInput input, HttpLimits limits, BodyWaitLimits waits) {
+        super(waits);
         this.input = input;
         this.chunked = new ChunkedDecoder(limits);
-        this.waits = waits;
         this.fill = input::fill;
     }
 
@@ -67,24 +58,13 @@ final class RequestBody extends InputStream implements BodyFailure {
         this.remaining = length;
         this.listener = listener;
         this.finished = mode == Mode.NONE;
-        this.failure = null;
         this.touched = false;
-        waits.reset();
+        rearm();
     }
 
     /** Whether the whole body has been consumed from the connection. */
     boolean finished() {
         return finished;
-    }
-
-    /** Whether the body turned out malformed, too large, cut short or too slow: the framing is lost. */
-    boolean failed() {
-        return failure != null;
-    }
-
-    @Override
-    public Exception failure() {
-        return failure;
     }
 
     /** Whether the handler started reading (and so the client was told to continue). */
@@ -97,13 +77,18 @@ final class RequestBody extends InputStream implements BodyFailure {
         return mode == Mode.LENGTH ? remaining : -1;
     }
 
+    @Override
+    public HeaderFields trailers() {
+        return mode == Mode.CHUNKED && finished ? chunked.trailers() : HeaderFields.empty();
+    }
+
     /**
      * Reads and discards what is left, up to {@code maxBytes}, so the connection can carry the
      * next request. Returns whether the body is now finished.
      */
     boolean drain(long maxBytes) {
         if (finished) return true;
-        if (failure != null) return false;
+        if (failed()) return false;
         try {
             if (mode == Mode.LENGTH) skipFixed(maxBytes);
             else skipChunked(maxBytes);
@@ -117,7 +102,7 @@ final class RequestBody extends InputStream implements BodyFailure {
     private void skipFixed(long maxBytes) throws IOException {
         if (remaining > maxBytes) return; // more than we would read: the caller closes instead
         while (!finished) {
-            if (!input.hasRemaining()) fillOrFail("the rest of the declared Content-Length");
+            if (!input.hasRemaining()) fill(fill, "the rest of the declared Content-Length");
             ByteBuffer buffer = input.buffer(); // asked after the fill, which may have moved to the large buffer
             int n = (int) Math.min(remaining, buffer.remaining());
             buffer.position(buffer.position() + n);
@@ -141,17 +126,8 @@ final class RequestBody extends InputStream implements BodyFailure {
     }
 
     @Override
-    public int read() throws IOException {
-        int n = read(single, 0, 1);
-        return n < 0 ? -1 : single[0] & 0xFF;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
-        if (len == 0) return 0;
+    protected int readBody(byte[] b, int off, int len) throws IOException {
         if (finished) return -1;
-        if (failure != null) throw rethrow();
         if (!touched) {
             touched = true;
             if (listener != null) listener.beforeFirstRead();
@@ -161,13 +137,13 @@ final class RequestBody extends InputStream implements BodyFailure {
 
     @Override
     public int available() {
-        if (finished || failure != null) return 0;
+        if (finished || failed()) return 0;
         int buffered = input.buffer().remaining();
         return mode == Mode.LENGTH ? (int) Math.min(buffered, remaining) : 0;
     }
 
     private int readFixed(byte[] b, int off, int len) throws IOException {
-        if (!input.hasRemaining()) fillOrFail("the rest of the declared Content-Length");
+        if (!input.hasRemaining()) fill(fill, "the rest of the declared Content-Length");
         ByteBuffer buffer = input.buffer(); // asked after the fill, which may have moved to the large buffer
         int n = (int) Math.min(Math.min(len, remaining), buffer.remaining());
         buffer.get(b, off, n);
@@ -182,49 +158,13 @@ final class RequestBody extends InputStream implements BodyFailure {
         while (true) {
             ParseStatus status = chunked.decode(input.buffer(), wrapped);
             int n = wrapped.position() - off;
-            if (status == ParseStatus.ERROR) {
-                HttpStatusException e = new HttpStatusException(chunked.error().status(), chunked.error().reason());
-                failure = e;
-                throw e;
-            }
+            if (status == ParseStatus.ERROR) throw new HttpStatusException(chunked.error().status(), chunked.error().reason());
             if (status == ParseStatus.COMPLETE) {
                 finished = true;
                 return n > 0 ? n : -1;
             }
             if (n > 0) return n;
-            fillOrFail(chunked.expecting());
+            fill(fill, chunked.expecting());
         }
-    }
-
-    /**
-     * Reads more of the body within the wait limits; the end of the stream here cuts the body
-     * short, {@code where} its framing says more must come.
-     */
-    private void fillOrFail(String where) throws IOException {
-        int n;
-        try {
-            n = waits.fill(fill);
-        } catch (IOException e) {
-            IOException cut = e instanceof IncompleteBodyException ? e
-                    : (IOException) IncompleteBodyException.cutShort("the connection failed while " + where + " was due").initCause(e);
-            failure = cut;
-            throw cut;
-        }
-        if (n < 0) {
-            IncompleteBodyException e = IncompleteBodyException.cutShort("the connection ended while " + where + " was due");
-            failure = e;
-            throw e;
-        }
-    }
-
-    /** Throws the failure again: every read after a failure fails alike. */
-    private RuntimeException rethrow() throws IOException {
-        if (failure instanceof IOException e) throw e;
-        throw (RuntimeException) failure;
-    }
-
-    @Override
-    public void close() {
-        // The connection owns the stream; what is left unread is drained or the connection closed.
     }
 }

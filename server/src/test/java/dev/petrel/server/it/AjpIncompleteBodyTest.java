@@ -86,7 +86,7 @@ class AjpIncompleteBodyTest {
 
             Throwable seen = spy.awaitFailure();
             assertThat(seen).isInstanceOf(IncompleteBodyException.class)
-                    .hasMessageContaining("the front end closed the connection while a body chunk was due");
+                    .hasMessageContaining("the connection ended while a body chunk was due");
             assertThat(spy.seen()).hasSize(sent);
             Response response = front.readResponse(request, sent);
             assertThat(response.status()).isEqualTo(400);

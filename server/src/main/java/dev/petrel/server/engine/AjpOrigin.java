@@ -1,12 +1,8 @@
 package dev.petrel.server.engine;
 
 import dev.petrel.ajp.AjpRequestHead;
-import dev.petrel.http.HeaderFields;
-import dev.petrel.http.HttpVersion;
-import dev.petrel.server.Request;
 import dev.petrel.server.TlsDetails;
 import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -20,65 +16,28 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A {@link Request} over a decoded AJP forward-request: the client's address, scheme and TLS
- * details are the ones the front end reported, which the AJP listener alone believes. Re-armed for
+ * Where an AJP request came from, as the front end reported it: the client's address, scheme and
+ * TLS details, which the AJP listener alone believes, and the attributes it forwarded. Re-armed for
  * every request; what is derived (addresses, TLS details, attributes) is made on first use.
  */
-final class AjpRequest implements Request {
+final class AjpOrigin implements RequestOrigin {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.ajp");
     private static final String REMOTE_PORT = "AJP_REMOTE_PORT";
     private static final String LOCAL_ADDRESS = "AJP_LOCAL_ADDR";
     private static final String SSL_PROTOCOL = "AJP_SSL_PROTOCOL";
 
-    private final InputStream body;
     private AjpRequestHead head;
-    private String path;
     private InetSocketAddress remote;
     private InetSocketAddress local;
     private TlsDetails tls;
     private Map<String, String> attributes;
 
-    AjpRequest(InputStream body) {
-        this.body = body;
-    }
-
-    void begin(AjpRequestHead head, String decodedPath) {
+    void begin(AjpRequestHead head) {
         this.head = head;
-        this.path = decodedPath;
         this.remote = null;
         this.local = null;
         this.tls = null;
         this.attributes = null;
-    }
-
-    @Override
-    public String method() {
-        return head.method();
-    }
-
-    @Override
-    public String target() {
-        return head.target();
-    }
-
-    @Override
-    public String path() {
-        return path;
-    }
-
-    @Override
-    public String rawPath() {
-        return head.uri();
-    }
-
-    @Override
-    public String query() {
-        return head.query();
-    }
-
-    @Override
-    public HttpVersion version() {
-        return head.version();
     }
 
     @Override
@@ -87,30 +46,9 @@ final class AjpRequest implements Request {
     }
 
     /** The Host field the client sent, else the server name the front end received the request for. */
-    @Override
-    public String host() {
+    static String host(AjpRequestHead head) {
         String host = head.headers().first("Host");
         return host != null ? host : head.serverName();
-    }
-
-    @Override
-    public HeaderFields headers() {
-        return head.headers();
-    }
-
-    @Override
-    public long contentLength() {
-        return head.contentLength();
-    }
-
-    @Override
-    public boolean hasBody() {
-        return head.hasBody();
-    }
-
-    @Override
-    public InputStream body() {
-        return body;
     }
 
     /** The client as the front end saw it: its address and, when the front end sent it, its port. */

@@ -1,0 +1,117 @@
+package dev.petrel.server.engine;
+
+import dev.petrel.http.HeaderFields;
+import dev.petrel.server.HttpStatusException;
+import dev.petrel.server.IncompleteBodyException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Objects;
+
+/**
+ * The body of the current request as the handler reads it, whatever the protocol: the protocol
+ * supplies how body bytes are read ({@link #readBody}) and this holds the rules. A body that ends
+ * before its framing says it is complete, or keeps the server waiting too long (see
+ * {@link BodyWaitLimits}), fails with {@link IncompleteBodyException}; a malformed or oversized one
+ * with {@link HttpStatusException}. After a failure every read throws the same exception again,
+ * and the exchange will not let the response claim success ({@link BodyFailure}).
+ *
+ * <p>One per connection (or stream), re-armed for every request.
+ */
+public abstract class BodySource extends InputStream implements BodyFailure {
+    private final BodyWaitLimits waits;
+    private final byte[] single = new byte[1];
+    private Exception failure; // an IncompleteBodyException or an HttpStatusException, once reading failed
+
+    /** A body whose waits for bytes are bounded by {@code waits}. */
+    protected BodySource(BodyWaitLimits waits) {
+        this.waits = waits;
+    }
+
+    /** Forgets the last body's failure and restarts the wait limits: the protocol calls it when it arms the next body. */
+    protected final void rearm() {
+        failure = null;
+        waits.reset();
+    }
+
+    /**
+     * Reads body bytes the protocol's way.
+     *
+     * @return bytes read, at least 1, or -1 at the body's end (only where its framing says it ends)
+     */
+    protected abstract int readBody(byte[] b, int off, int len) throws IOException;
+
+    @Override
+    public final Exception failure() {
+        return failure;
+    }
+
+    /** Whether reading the body failed: its framing is lost. */
+    public final boolean failed() {
+        return failure != null;
+    }
+
+    /** The trailer fields that followed the body, once it has been read to its end; empty by default. */
+    public HeaderFields trailers() {
+        return HeaderFields.empty();
+    }
+
+    @Override
+    public final int read() throws IOException {
+        int n = read(single, 0, 1);
+        return n < 0 ? -1 : single[0] & 0xFF;
+    }
+
+    @Override
+    public final int read(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        if (len == 0) return 0;
+        if (failure instanceof IOException e) throw e; // every read after a failure fails alike
+        if (failure != null) throw (RuntimeException) failure;
+        try {
+            return readBody(b, off, len);
+        } catch (IncompleteBodyException e) {
+            throw fail(e);
+        } catch (HttpStatusException e) {
+            throw fail(e);
+        } catch (IOException e) {
+            throw fail(cutShort("the connection failed", e));
+        }
+    }
+
+    /** Notes {@code e} as this body's failure and returns it, to be thrown. */
+    protected final <E extends Exception> E fail(E e) {
+        if (failure == null) failure = e;
+        return e;
+    }
+
+    /**
+     * Waits for more of the body within the limits: {@code fill} reads from the connection. The
+     * end of the stream here cuts the body short, {@code where} saying what its framing still
+     * expected, e.g. {@code "chunk data"}.
+     *
+     * @return bytes read, at least 1
+     */
+    protected final int fill(BodyWaitLimits.Fill fill, String where) throws IOException {
+        int n;
+        try {
+            n = waits.fill(fill);
+        } catch (IncompleteBodyException e) {
+            throw fail(e);
+        } catch (IOException e) {
+            throw fail(cutShort("the connection failed while " + where + " was due", e));
+        }
+        if (n < 0) throw fail(IncompleteBodyException.cutShort("the connection ended while " + where + " was due"));
+        return n;
+    }
+
+    private static IncompleteBodyException cutShort(String where, IOException cause) {
+        IncompleteBodyException e = IncompleteBodyException.cutShort(where);
+        e.initCause(cause);
+        return e;
+    }
+
+    @Override
+    public final void close() {
+        // The connection owns the stream; what is left unread is drained or the connection closed.
+    }
+}

@@ -1,0 +1,113 @@
+package dev.petrel.server.engine;
+
+import dev.petrel.http.HttpStatus;
+import dev.petrel.server.Handler;
+import dev.petrel.server.HttpStatusException;
+import dev.petrel.server.IncompleteBodyException;
+import java.io.IOException;
+
+/**
+ * One request and its response, whatever the protocol: runs the handler and turns what it throws
+ * into an answer, the same way for every protocol. An {@link HttpStatusException} becomes its
+ * status; a request body that broke becomes the body's own status (400 cut short, 408 too slow,
+ * 400 or 413 malformed or too large); anything else a 500, logged, never sent. Once bytes of the
+ * response have left, nothing can replace them: the connection is cut instead, so the client sees
+ * a truncated response rather than a wrong one.
+ *
+ * <p>One per connection (or stream), reused for every exchange on it; the protocol arms its
+ * {@link #request()} and {@link #response()} before {@link #run}.
+ */
+public final class Exchange {
+    private static final System.Logger LOG = System.getLogger("dev.petrel.server.handler");
+
+    private final ExchangeRequest request;
+    private final ExchangeResponse response;
+    private final BodySource body;
+    private final ConnectionLifecycle lifecycle;
+    private final Endpoint connection;
+    private final String protocol;
+
+    /**
+     * An exchange over {@code body} and {@code wire} on {@code connection}, its response buffered
+     * in {@code pool}'s buffers, cut through {@code lifecycle}; {@code protocol} names it in log
+     * lines (e.g. {@code "AJP"}).
+     */
+    public Exchange(BodySource body, ResponseWire wire, BufferPool pool, ConnectionLifecycle lifecycle, Endpoint connection,
+                    String protocol) {
+        this.body = body;
+        this.request = new ExchangeRequest(body);
+        this.response = new ExchangeResponse(wire, pool, body);
+        this.lifecycle = lifecycle;
+        this.connection = connection;
+        this.protocol = protocol;
+    }
+
+    /** The request, for the protocol to arm. */
+    public ExchangeRequest request() {
+        return request;
+    }
+
+    /** The response, for the protocol to arm and to complete. */
+    public ExchangeResponse response() {
+        return response;
+    }
+
+    /**
+     * Runs {@code handler} and completes its response.
+     *
+     * @return false when the connection must end (an error after bytes of the response had left)
+     * @throws IOException when the response could not be written: the client is gone
+     */
+    public boolean run(Handler handler) throws IOException {
+        try {
+            handler.handle(request, response);
+            response.finish(); // inside: an uncommitted response the handler got wrong is its failure too
+            return true;
+        } catch (HttpStatusException e) {
+            return answerWithError(e.status(), e.getMessage());
+        } catch (IOException e) {
+            Exception bodyFailure = body.failure();
+            if (bodyFailure != null) {
+                // the body was cut short, too slow or malformed: the framing is lost, so answer (unless
+                // bytes have left) and close; the handler met the failure, whatever it threw then
+                LOG.log(System.Logger.Level.DEBUG, () -> "request body of " + describe() + " failed: " + bodyFailure.getMessage());
+                if (response.sent()) throw e;
+                return switch (bodyFailure) {
+                    case IncompleteBodyException incomplete -> answerWithError(incomplete.status(), incomplete.getMessage());
+                    case HttpStatusException status -> answerWithError(status.status(), status.getMessage());
+                    default -> answerWithError(400, HttpStatus.reason(400));
+                };
+            }
+            if (response.sent()) throw e; // the client is gone, or the response broke
+            // the handler's own I/O (a file, a database) failed with nothing sent: a 500 like any
+            // exception; were the client gone instead, writing the 500 fails and the connection ends
+            LOG.log(System.Logger.Level.WARNING, "handler failed on " + describe(), e);
+            return answerWithError(500, HttpStatus.reason(500));
+        } catch (Exception | AssertionError | LinkageError | StackOverflowError e) {
+            LOG.log(System.Logger.Level.WARNING, "handler failed on " + describe(), e);
+            return answerWithError(500, HttpStatus.reason(500));
+        }
+    }
+
+    /**
+     * Replaces the response with an error answer in plain text, or cuts the connection when bytes
+     * of it have left; returns false when the connection must end. The message is a fixed text,
+     * safe to send.
+     */
+    public boolean answerWithError(int status, String message) throws IOException {
+        if (response.sent()) {
+            lifecycle.abort(); // the client sees a truncated response rather than a wrong one
+            return false;
+        }
+        response.discard();
+        response.status(status).header("Content-Type", "text/plain;charset=UTF-8");
+        String reason = HttpStatus.reason(status);
+        response.send(message == null || message.equals(reason) ? reason + "\n" : reason + ": " + message + "\n");
+        return true;
+    }
+
+    /** The request and its connection, for a log line: e.g. {@code GET /path over HTTP/1.1 from /10.0.0.1:50312}. */
+    public String describe() {
+        return request.method() + " " + request.target() + " over " + protocol + " from " + connection.remoteAddress();
+    }
+}

@@ -1,0 +1,388 @@
+package dev.petrel.server.engine;
+
+import dev.petrel.http.HttpStatus;
+import dev.petrel.server.Response;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * The response of one exchange, whatever the protocol: what a handler sets before the head is
+ * committed (status, headers, a declared length, trailers), the body buffered until it overflows
+ * or the handler finishes, and the rules, checked alike for every protocol. The protocol's
+ * {@link ResponseWire} only frames what this decides.
+ *
+ * <ul>
+ *   <li>A body that fits the buffer leaves with its head, its length known, in one write.</li>
+ *   <li>A longer one, or one flushed, is streamed; its length is the declared one, else the wire
+ *       frames it (chunked over HTTP/1.1, closed over HTTP/1.0, in chunks over AJP).</li>
+ *   <li>A declared length must be met; bytes past it fail the write, bytes short of it fail the
+ *       finish (a 500 when nothing was sent yet).</li>
+ *   <li>HEAD requests and 1xx, 204 and 304 count their body for {@code Content-Length} and send none.</li>
+ *   <li>After the request body failed (cut short, too slow, malformed, too large), the response may
+ *       not claim success: a commit with a status below 400 throws, since it would rest on a body
+ *       the client never sent whole. The exchange then answers with the body's own status.</li>
+ * </ul>
+ *
+ * <p>One per connection (or stream), {@linkplain #begin re-armed} for every exchange. The work
+ * buffer comes from the server's {@link BufferPool} when the first body byte is buffered and goes
+ * back at {@link #release()}, so an idle connection holds none.
+ */
+public final class ExchangeResponse implements Response, ResponseHead {
+    private enum State { OPEN, COMMITTED, COMPLETE }
+
+    private static final byte[] EMPTY = new byte[0];
+
+    private final ResponseWire wire;
+    private final BufferPool pool;
+    private final BodyFailure requestBody;
+    private final int headRoom;
+    private final int bufferSize;
+    private final ResponseHeaders headers = new ResponseHeaders();
+    private final ResponseHeaders trailers = new ResponseHeaders();
+    private final BodyStream stream = new BodyStream();
+    private byte[] work; // from the pool while this exchange has body bytes
+    private State state = State.OPEN;
+    private boolean headRequest;
+    private int status;
+    private long declaredLength;
+    private int buffered; // body bytes held at headRoom in work, not sent yet
+    private long written; // body bytes the handler wrote, sent or not
+
+    /** A response framed by {@code wire}, buffering in {@code pool}'s buffers, ruled by {@code requestBody}'s state. */
+    public ExchangeResponse(ResponseWire wire, BufferPool pool, BodyFailure requestBody) {
+        this.wire = wire;
+        this.pool = pool;
+        this.requestBody = requestBody;
+        this.headRoom = wire.headRoom();
+        this.bufferSize = pool.bufferSize() - wire.headRoom() - wire.tailRoom();
+        if (bufferSize < 1) throw new IllegalArgumentException("pool buffers leave no room for a body");
+    }
+
+    /** Begins the next exchange's response; {@code headRequest}: the body is counted, never sent. */
+    public void begin(boolean headRequest) {
+        this.headRequest = headRequest;
+        state = State.OPEN;
+        status = 200;
+        declaredLength = -1;
+        buffered = 0;
+        written = 0;
+        headers.clear();
+        trailers.clear();
+        wire.begin();
+    }
+
+    /** Gives the work buffer back to the pool; the engine calls it when the exchange is over. */
+    public void release() {
+        if (work != null) {
+            pool.release(work);
+            work = null;
+        }
+    }
+
+    /** The work buffer, which the wire may also use to send what it held back. */
+    public byte[] work() {
+        if (work == null) work = pool.acquire();
+        return work;
+    }
+
+    // ---- what the engine asks ----
+
+    /** Whether any byte of this response has left: until then an error answer can replace it. */
+    public boolean sent() {
+        return wire.sent();
+    }
+
+    /** Whether the handler's response is complete. */
+    public boolean complete() {
+        return state == State.COMPLETE;
+    }
+
+    /** Forgets everything, to answer with an error instead. Only while nothing was sent. */
+    public void discard() {
+        if (wire.sent()) throw new IllegalStateException("response already sent in part");
+        wire.discard();
+        begin(headRequest);
+    }
+
+    /**
+     * Completes the response: commits what is buffered, or ends a streamed body.
+     *
+     * @throws IllegalStateException when nothing was sent and a declared length was not met (a
+     *         handler error, answered with a 500)
+     * @throws IOException when the head has left and a declared length was not met, or the write failed
+     */
+    public void finish() throws IOException {
+        switch (state) {
+            case OPEN -> {
+                if (declaredLength < 0) declaredLength = written;
+                if (declaredLength != written && sendsBody()) {
+                    throw new IllegalStateException("Content-Length " + declaredLength + " declared, " + written + " bytes written");
+                }
+                commit(sendsBody() ? buffered : 0, true);
+            }
+            case COMMITTED -> {
+                if (declaredLength >= 0 && written != declaredLength && sendsBody()) {
+                    state = State.COMPLETE;
+                    throw new IOException("Content-Length " + declaredLength + " declared, " + written + " bytes written");
+                }
+                state = State.COMPLETE;
+                wire.end(this);
+            }
+            case COMPLETE -> { }
+        }
+    }
+
+    /** Sends {@code 100 Continue}, or another interim status with no headers. */
+    public void interim(int status) throws IOException {
+        if (state == State.OPEN) wire.interim(status, null);
+    }
+
+    /**
+     * Just before the head is committed: throws when the request body failed and the status
+     * claims anything but an error (see the class comment). An error status of the handler's own
+     * is let through.
+     */
+    private void checkRequestBody() throws IOException {
+        Exception failure = requestBody.failure();
+        if (failure != null && status < 400) {
+            throw new IOException("the request body failed (" + failure.getMessage() + "); a " + status
+                    + " response would claim success", failure);
+        }
+    }
+
+    private void commit(int length, boolean complete) throws IOException {
+        checkRequestBody();
+        wire.commit(this, work(), length, complete);
+        buffered = 0;
+        state = complete ? State.COMPLETE : State.COMMITTED;
+    }
+
+    private void checkOpen() {
+        if (state != State.OPEN) throw new IllegalStateException("response already committed");
+    }
+
+    // ---- the handler's Response ----
+
+    @Override
+    public Response status(int status) {
+        checkOpen();
+        this.status = ResponseRules.checkStatus(status);
+        return this;
+    }
+
+    @Override
+    public int status() {
+        return status;
+    }
+
+    @Override
+    public Response header(String name, String value) {
+        checkOpen();
+        if (!isFraming(name, value)) headers.set(name, value);
+        return this;
+    }
+
+    @Override
+    public Response addHeader(String name, String value) {
+        checkOpen();
+        if (!isFraming(name, value)) headers.add(name, value);
+        return this;
+    }
+
+    /** A {@code Content-Length} set as a header is taken as the declared length; {@code Transfer-Encoding} is refused. */
+    private boolean isFraming(String name, String value) {
+        long length = ResponseRules.framingLength(name, value);
+        if (length == -1) return false;
+        contentLength(length);
+        return true;
+    }
+
+    @Override
+    public String header(String name) {
+        if ("Content-Length".equalsIgnoreCase(name)) return declaredLength < 0 ? null : Long.toString(declaredLength);
+        return headers.get(name);
+    }
+
+    @Override
+    public Response contentLength(long length) {
+        checkOpen();
+        if (length < 0) throw new IllegalArgumentException("negative Content-Length");
+        if (buffered > length) throw new IllegalStateException("more than " + length + " bytes already written");
+        declaredLength = length;
+        return this;
+    }
+
+    @Override
+    public Response trailer(String name, String value) {
+        if (state == State.COMPLETE) throw new IllegalStateException("response already complete");
+        trailers.add(name, value);
+        return this;
+    }
+
+    @Override
+    public void sendInterim(int status) throws IOException {
+        if (status < 100 || status > 199 || status == 100 || status == 101) {
+            throw new IllegalArgumentException("an interim status is 1xx, other than 100 and 101: " + status);
+        }
+        checkOpen();
+        wire.interim(status, this);
+    }
+
+    @Override
+    public void reset() {
+        checkOpen();
+        begin(headRequest);
+    }
+
+    @Override
+    public void send(byte[] body) throws IOException {
+        checkOpen();
+        Objects.requireNonNull(body, "body");
+        if (buffered > 0) {
+            stream.write(body);
+            finish();
+            return;
+        }
+        boolean sendsBody = sendsBody();
+        if (declaredLength >= 0 && declaredLength != body.length && sendsBody) {
+            throw new IllegalStateException("Content-Length " + declaredLength + " declared, " + body.length + " bytes sent");
+        }
+        if (declaredLength < 0) declaredLength = body.length; // a HEAD answer keeps the length it declared
+        written = body.length;
+        if (!sendsBody) {
+            commit(0, true);
+        } else if (body.length <= bufferSize) {
+            System.arraycopy(body, 0, work(), headRoom, body.length);
+            commit(body.length, true);
+        } else {
+            commit(0, false); // the length is declared: the wire streams the caller's array as it is
+            wire.body(body, 0, body.length, work);
+            state = State.COMPLETE;
+            wire.end(this);
+        }
+    }
+
+    @Override
+    public void send(String text) throws IOException {
+        if (headers.get("Content-Type") == null) header("Content-Type", "text/plain;charset=UTF-8");
+        send(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void send() throws IOException {
+        send(EMPTY);
+    }
+
+    @Override
+    public OutputStream body() {
+        return stream;
+    }
+
+    @Override
+    public boolean committed() {
+        return state != State.OPEN;
+    }
+
+    // ---- the wire's ResponseHead ----
+
+    @Override
+    public int headerCount() {
+        return headers.size();
+    }
+
+    @Override
+    public String headerName(int i) {
+        return headers.name(i);
+    }
+
+    @Override
+    public String headerValue(int i) {
+        return headers.value(i);
+    }
+
+    @Override
+    public boolean hasDate() {
+        return headers.get("Date") != null;
+    }
+
+    @Override
+    public long contentLength() {
+        return declaredLength;
+    }
+
+    @Override
+    public boolean sendsBody() {
+        return !headRequest && !HttpStatus.forbidsBody(status);
+    }
+
+    @Override
+    public boolean asksToClose() {
+        String connection = headers.get("Connection");
+        if (connection == null) return false;
+        for (String token : connection.split(",")) {
+            if (token.strip().equalsIgnoreCase("close")) return true;
+        }
+        return false;
+    }
+
+    @Override
+    public int trailerCount() {
+        return trailers.size();
+    }
+
+    @Override
+    public String trailerName(int i) {
+        return trailers.name(i);
+    }
+
+    @Override
+    public String trailerValue(int i) {
+        return trailers.value(i);
+    }
+
+    /** The handler's view of the body. */
+    private final class BodyStream extends OutputStream {
+        private final byte[] single = new byte[1];
+
+        @Override
+        public void write(int b) throws IOException {
+            single[0] = (byte) b;
+            write(single, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            Objects.checkFromIndexSize(off, len, b.length);
+            if (state == State.COMPLETE) throw new IOException("response already complete");
+            if (len == 0) return;
+            written += len;
+            if (state == State.COMMITTED && declaredLength >= 0 && written > declaredLength) {
+                throw new IOException("more body bytes than the declared Content-Length " + declaredLength);
+            }
+            if (!sendsBody()) return; // HEAD and bodiless statuses: counted for Content-Length, never sent
+            if (state == State.OPEN) {
+                if (buffered + len <= bufferSize) {
+                    System.arraycopy(b, off, work(), headRoom + buffered, len);
+                    buffered += len;
+                    return;
+                }
+                commit(buffered, false);
+            }
+            wire.body(b, off, len, work);
+        }
+
+        /** Sends what is buffered and asks the protocol to pass it on now. */
+        @Override
+        public void flush() throws IOException {
+            if (state == State.OPEN && sendsBody()) commit(buffered, false);
+            if (state == State.COMMITTED) wire.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            finish();
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.petrel.server.engine;
+
+import java.io.IOException;
+
+/**
+ * How one protocol puts a response on its connection: the only part of a response that differs
+ * between HTTP/1.1, AJP and (later) HTTP/2. The {@link ExchangeResponse} decides everything else:
+ * when to commit, what is buffered, what the handler may set, the length rules and the error
+ * answer.
+ *
+ * <p>Body bytes the exchange buffered lie in a work buffer from {@link BufferPool}, at offset
+ * {@link #headRoom()}, with {@link #tailRoom()} bytes free after them, so that a wire can put its
+ * head or frame header before them and its frame end after them and send head and body in one
+ * write, without copying the body again.
+ */
+public interface ResponseWire {
+    /** Bytes the wire needs before the body in the work buffer. */
+    int headRoom();
+
+    /** Bytes the wire needs after the body in the work buffer. */
+    int tailRoom();
+
+    /** Forgets the previous exchange's framing: a new response begins. */
+    void begin();
+
+    /**
+     * Commits the head with the {@code length} body bytes at {@link #headRoom()} in {@code work}.
+     * With {@code complete} they are the whole body ({@code head.contentLength()} says its length;
+     * a HEAD answer's may be more); otherwise more follows through {@link #body} and the wire
+     * chooses the framing. A wire may hold a complete response to send it later (AJP sends it with
+     * its end-response); {@link #sent()} says whether anything has left.
+     */
+    void commit(ResponseHead head, byte[] work, int length, boolean complete) throws IOException;
+
+    /** More body after a commit that was not complete; {@code work} is free to frame pieces in. */
+    void body(byte[] b, int off, int len, byte[] work) throws IOException;
+
+    /** The body is complete after a commit that was not: the last chunk and the trailers, where the framing has them. */
+    void end(ResponseHead head) throws IOException;
+
+    /** Has what was sent go on to the client now, where the protocol holds it otherwise (AJP's flush). */
+    void flush() throws IOException;
+
+    /** An interim response before the final one, where the protocol carries them, with the headers of {@code head}, or none when null. */
+    void interim(int status, ResponseHead head) throws IOException;
+
+    /** Whether any byte of this response has been written. */
+    boolean sent();
+
+    /** Drops a response held but not sent, to answer with another. */
+    void discard();
+}
