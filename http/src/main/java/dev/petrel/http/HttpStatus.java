@@ -7,6 +7,8 @@ public final class HttpStatus {
     static {
         put(100, "Continue");
         put(101, "Switching Protocols");
+        put(102, "Processing");
+        put(103, "Early Hints");
         put(200, "OK");
         put(201, "Created");
         put(202, "Accepted");
