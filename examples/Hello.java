@@ -1,6 +1,6 @@
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.transport.TransportKind;
+import dev.petrel.server.TransportKind;
 import java.time.Duration;
 
 /**

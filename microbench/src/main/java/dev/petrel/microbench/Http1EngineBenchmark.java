@@ -4,7 +4,7 @@ import dev.petrel.http.DateCache;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
 import dev.petrel.server.ServerConfig;
-import dev.petrel.server.engine.Http1Connection;
+import dev.petrel.server.http1.Http1Connection;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.concurrent.TimeUnit;

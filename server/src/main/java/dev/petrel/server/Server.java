@@ -2,20 +2,16 @@ package dev.petrel.server;
 
 import dev.petrel.http.DateCache;
 import dev.petrel.http.HttpLimits;
-import dev.petrel.server.ajp.AjpConfig;
-import dev.petrel.server.engine.AjpProtocol;
-import dev.petrel.server.engine.Http1Protocol;
+import dev.petrel.server.ajp.AjpProtocol;
 import dev.petrel.server.engine.Protocol;
+import dev.petrel.server.http1.Http1Protocol;
 import dev.petrel.server.tls.CertificateWatcher;
 import dev.petrel.server.tls.ReloadableTlsContext;
-import dev.petrel.server.tls.TlsConfig;
-import dev.petrel.server.tls.TlsConfigException;
-import dev.petrel.server.tls.TlsContext;
+import dev.petrel.server.tls.ServerCertificate;
 import dev.petrel.server.tls.TlsProtocol;
 import dev.petrel.server.transport.ConnectionLimit;
 import dev.petrel.server.transport.Listener;
 import dev.petrel.server.transport.ListenerSettings;
-import dev.petrel.server.transport.TransportKind;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -122,26 +118,28 @@ public final class Server implements AutoCloseable {
     }
 
     /**
-     * The TLS context new HTTPS connections get now.
+     * The certificates new HTTPS connections get now, the default (for clients that name no host
+     * it has) first.
      *
      * @throws IllegalStateException when the server was built without {@link Builder#https}
      */
-    public TlsContext tlsContext() {
+    public List<CertificateInfo> certificates() {
         if (tls == null) throw new IllegalStateException("this server has no HTTPS listener");
-        return tls.current();
+        return tls.current().certificates().stream().map(ServerCertificate::info).toList();
     }
 
     /**
      * Re-reads the certificate and key files and serves them to new HTTPS connections; open ones
      * keep theirs. When a file is missing, bad or expired, the current certificates stay.
      *
-     * @return the new context
+     * @return the certificates now served, as {@link #certificates()}
      * @throws TlsConfigException with one line saying what is wrong with which file
      * @throws IllegalStateException when the server was built without {@link Builder#https}
      */
-    public TlsContext reloadCertificates() throws TlsConfigException {
+    public List<CertificateInfo> reloadCertificates() throws TlsConfigException {
         if (tls == null) throw new IllegalStateException("this server has no HTTPS listener");
-        return tls.reload();
+        tls.reload();
+        return certificates();
     }
 
     /**

@@ -2,7 +2,7 @@ package dev.petrel.bench.lab;
 
 import dev.petrel.bench.model.ServerInfo.Group;
 import dev.petrel.bench.servers.LabAjp;
-import dev.petrel.server.transport.TransportKind;
+import dev.petrel.server.TransportKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

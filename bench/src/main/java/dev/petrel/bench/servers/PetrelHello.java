@@ -1,11 +1,11 @@
 package dev.petrel.bench.servers;
 
+import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.ajp.AjpConfig;
-import dev.petrel.server.tls.TlsConfig;
-import dev.petrel.server.transport.TransportKind;
+import dev.petrel.server.TlsConfig;
+import dev.petrel.server.TransportKind;
 
 /**
  * Petrel's own server and router on the transport named on the command line; with a third

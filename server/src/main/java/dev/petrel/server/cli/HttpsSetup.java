@@ -1,11 +1,10 @@
 package dev.petrel.server.cli;
 
+import dev.petrel.server.CertificateInfo;
 import dev.petrel.server.Server;
+import dev.petrel.server.TlsConfig;
+import dev.petrel.server.TlsConfigException;
 import dev.petrel.server.tls.SelfSignedCertificate;
-import dev.petrel.server.tls.ServerCertificate;
-import dev.petrel.server.tls.TlsConfig;
-import dev.petrel.server.tls.TlsConfigException;
-import dev.petrel.server.tls.TlsContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,10 +66,9 @@ final class HttpsSetup {
     /** On SIGHUP: reloads the certificates, logging the outcome in one line. */
     static void reload(Server server, System.Logger log) {
         try {
-            TlsContext context = server.reloadCertificates();
-            ServerCertificate first = context.certificates().getFirst();
+            List<CertificateInfo> certificates = server.reloadCertificates();
             log.log(System.Logger.Level.INFO, "reloaded the TLS certificates on SIGHUP: {0} certificate(s), the default valid until {1}",
-                    String.valueOf(context.certificates().size()), first.notAfter());
+                    String.valueOf(certificates.size()), certificates.getFirst().notAfter());
         } catch (TlsConfigException e) {
             log.log(System.Logger.Level.WARNING, "TLS certificates not reloaded on SIGHUP, the current ones stay: " + e.getMessage());
         }

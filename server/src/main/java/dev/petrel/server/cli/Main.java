@@ -2,9 +2,9 @@ package dev.petrel.server.cli;
 
 import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
+import dev.petrel.server.TlsConfigException;
 import dev.petrel.server.Version;
 import dev.petrel.server.demo.DemoSite;
-import dev.petrel.server.tls.TlsConfigException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.BindException;

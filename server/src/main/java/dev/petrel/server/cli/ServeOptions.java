@@ -3,7 +3,7 @@ package dev.petrel.server.cli;
 import dev.petrel.ajp.AjpPackets;
 import dev.petrel.server.DataRate;
 import dev.petrel.server.ServerConfig;
-import dev.petrel.server.transport.TransportKind;
+import dev.petrel.server.TransportKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,11 +5,11 @@ package dev.petrel.server.engine;
  * response refuses to claim success after one, and the handler's failure is answered with its
  * status. The same for every protocol's body.
  */
-interface BodyFailure {
+public interface BodyFailure {
     /**
      * What reading the body threw: an {@link dev.petrel.server.IncompleteBodyException} (cut short,
      * too slow) or an {@link dev.petrel.server.HttpStatusException} (malformed, too large); null
      * while reading has not failed.
      */
-    Exception failure();
+    public Exception failure();
 }

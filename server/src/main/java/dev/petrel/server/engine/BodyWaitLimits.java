@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * a handler that reads slowly never makes its client look slow. A body that breaks a limit fails
  * with {@code 408}. One per connection, {@linkplain #reset() reset} for each body.
  */
-final class BodyWaitLimits {
+public final class BodyWaitLimits {
     private enum Limit { READ, TOTAL, RATE }
 
     private final long readTimeoutNanos;
@@ -25,14 +25,14 @@ final class BodyWaitLimits {
     private long received;
     private Limit limiting = Limit.READ; // the limit that sets the length of the current wait
 
-    BodyWaitLimits(ServerConfig config) {
+    public BodyWaitLimits(ServerConfig config) {
         this.readTimeoutNanos = config.bodyReadTimeout().toNanos();
         this.totalNanos = config.requestBodyTimeout().toNanos();
         this.minRate = config.minRequestBodyRate();
     }
 
     /** Starts counting for the next body. */
-    void reset() {
+    public void reset() {
         waitedNanos = 0;
         received = 0;
     }
@@ -43,7 +43,7 @@ final class BodyWaitLimits {
      * @return what {@code fill} returned: bytes read, or -1 at end of stream
      * @throws IncompleteBodyException with 408 when a limit ran out before bytes came
      */
-    int fill(Fill fill) throws IOException {
+    public int fill(Fill fill) throws IOException {
         long allowed = allowedWaitNanos();
         if (allowed <= 0) throw failure();
         long start = System.nanoTime();
@@ -61,7 +61,7 @@ final class BodyWaitLimits {
 
     /** A read of the body's bytes that waits up to a timeout: the connection's fill. */
     @FunctionalInterface
-    interface Fill {
+    public interface Fill {
         int fill(int timeoutMillis) throws IOException;
     }
 

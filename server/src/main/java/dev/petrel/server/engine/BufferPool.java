@@ -6,24 +6,24 @@ package dev.petrel.server.engine;
  * hold none; busy ones take a buffer back from the pool instead of allocating one per request.
  * How the pool works: {@link SlotPool}.
  */
-final class BufferPool extends SlotPool<byte[]> {
+public final class BufferPool extends SlotPool<byte[]> {
     /** A pool of at most {@code capacity} free buffers of {@code bufferSize} bytes. */
-    BufferPool(int bufferSize, int capacity) {
+    public BufferPool(int bufferSize, int capacity) {
         super(bufferSize, capacity);
     }
 
     /** A pool sized for the machine: a few free buffers per processor. */
-    static BufferPool forProcessors(int bufferSize) {
+    public static BufferPool forProcessors(int bufferSize) {
         return new BufferPool(bufferSize, capacityForProcessors());
     }
 
     @Override
-    byte[] allocate() {
+    public byte[] allocate() {
         return new byte[bufferSize()];
     }
 
     @Override
-    int sizeOf(byte[] buffer) {
+    public int sizeOf(byte[] buffer) {
         return buffer.length;
     }
 }

@@ -21,14 +21,14 @@ import java.nio.ByteBuffer;
  *
  * <p>Without a pool (AJP, whose packets must fit one buffer whole) the one buffer is all there is.
  */
-final class ConnectionInput {
+public final class ConnectionInput {
     /**
      * The size of the small buffer. A request head from ab, wrk, h2load or curl is 40 to 200 bytes,
      * a browser's typically 400 to 900 (user agent, accept lists, a few cookies): 1 KiB takes any
      * of them in one read, so a keep-alive connection answering such requests never borrows, while
      * 10,000 idle connections hold 10 MiB of read buffers instead of 80.
      */
-    static final int SMALL_BUFFER_BYTES = 1024;
+    public static final int SMALL_BUFFER_BYTES = 1024;
 
     private final Endpoint endpoint;
     private final ByteBuffer small;
@@ -39,7 +39,7 @@ final class ConnectionInput {
     private boolean drained;            // the last non-waiting read found the socket empty (see drained())
 
     /** Input with one buffer of {@code size} bytes and nothing borrowed, ever. */
-    ConnectionInput(Endpoint endpoint, int size) {
+    public ConnectionInput(Endpoint endpoint, int size) {
         this(endpoint, size, null);
     }
 
@@ -47,7 +47,7 @@ final class ConnectionInput {
      * Input with a small buffer of {@code smallSize} bytes, borrowing a large one from {@code pool}
      * when it needs more room.
      */
-    ConnectionInput(Endpoint endpoint, int smallSize, InputBufferPool pool) {
+    public ConnectionInput(Endpoint endpoint, int smallSize, InputBufferPool pool) {
         if (pool != null && pool.bufferSize() <= smallSize) {
             throw new IllegalArgumentException("large buffers of " + pool.bufferSize() + " bytes are not larger than " + smallSize);
         }
@@ -59,16 +59,16 @@ final class ConnectionInput {
     }
 
     /** The current buffer, positioned at the first unconsumed byte; may change at each fill. */
-    ByteBuffer buffer() {
+    public ByteBuffer buffer() {
         return buffer;
     }
 
-    boolean hasRemaining() {
+    public boolean hasRemaining() {
         return buffer.hasRemaining();
     }
 
     /** Whether a large buffer is borrowed from the pool now. */
-    boolean borrowing() {
+    public boolean borrowing() {
         return large != null;
     }
 
@@ -78,7 +78,7 @@ final class ConnectionInput {
      *
      * @return bytes read, or -1 at end of stream
      */
-    int fill(int timeoutMillis) throws IOException {
+    public int fill(int timeoutMillis) throws IOException {
         drained = false; // a waiting read says nothing of what is left
         makeRoom();
         int n;
@@ -96,7 +96,7 @@ final class ConnectionInput {
      *
      * @return bytes read, 0 when none had arrived, or -1 at end of stream
      */
-    int fillAvailable() throws IOException {
+    public int fillAvailable() throws IOException {
         makeRoom();
         int room = buffer.remaining();
         int n;
@@ -116,7 +116,7 @@ final class ConnectionInput {
      * record). Until the transport reports the socket readable again, another read would only
      * find nothing, which is how Netty also decides that a channel has been read dry.
      */
-    boolean drained() {
+    public boolean drained() {
         return drained && !buffer.hasRemaining() && !endpoint.hasBufferedInput();
     }
 
@@ -127,7 +127,7 @@ final class ConnectionInput {
      * When they do not fit the large buffer is kept, and settles at a later call. Allocates
      * nothing.
      */
-    void settle() {
+    public void settle() {
         if (large == null) {
             // Bytes left over in a brimful small buffer are a pipelined burst, likely with more waiting;
             // without any, what filled it was this exchange's, and the next request is read small.
@@ -145,7 +145,7 @@ final class ConnectionInput {
      * The connection reads no more: gives a borrowed buffer back whatever it holds. Reading after
      * this sees the small buffer, empty.
      */
-    void release() {
+    public void release() {
         small.clear().limit(0);
         if (large != null) giveBack();
     }

@@ -8,7 +8,7 @@ package dev.petrel.server.engine;
  * aborts it. One lock keeps the state and "closed by the server" consistent, so neither a drain
  * nor a shed ever closes a connection that has just begun an exchange.
  */
-final class ConnectionLifecycle {
+public final class ConnectionLifecycle {
     private enum State { IDLE, HEAD, BUSY }
 
     /** How long a closing connection reads and discards what its peer still sends (see {@link Endpoint#closeGracefully}). */
@@ -22,7 +22,7 @@ final class ConnectionLifecycle {
     private boolean closedByServer;   // guarded by this
     private volatile boolean draining;
 
-    ConnectionLifecycle(Endpoint endpoint) {
+    public ConnectionLifecycle(Endpoint endpoint) {
         this.endpoint = endpoint;
     }
 
@@ -30,7 +30,7 @@ final class ConnectionLifecycle {
      * Between requests, from {@code now} ({@link System#nanoTime()}); returns false when the
      * connection must end instead (draining or closed).
      */
-    synchronized boolean enterIdle(long now) {
+    public synchronized boolean enterIdle(long now) {
         if (draining || closedByServer) return false;
         state = State.IDLE;
         waitingSince = now;
@@ -41,26 +41,26 @@ final class ConnectionLifecycle {
      * The next head has begun but is not complete; returns false when the server closed the
      * connection meanwhile. A draining server lets such a request finish; a full one may shed it.
      */
-    synchronized boolean headBegun() {
+    public synchronized boolean headBegun() {
         if (closedByServer) return false;
         state = State.HEAD;
         return true;
     }
 
     /** A whole head is in: the exchange begins; returns false when the server closed the connection meanwhile. */
-    synchronized boolean beginExchange() {
+    public synchronized boolean beginExchange() {
         if (closedByServer) return false;
         state = State.BUSY;
         return true;
     }
 
     /** Whether the server asked the connection to finish. */
-    boolean draining() {
+    public boolean draining() {
         return draining;
     }
 
     /** Closes now when idle, else lets the current exchange (or the head being received) finish and the engine close after it. */
-    synchronized void drain() {
+    public synchronized void drain() {
         draining = true;
         if (state == State.IDLE) {
             closedByServer = true;
@@ -72,7 +72,7 @@ final class ConnectionLifecycle {
      * The server is full: closes the connection when it is waiting for a head, idle or receiving
      * one, since before {@code waitingSinceBefore} ({@link System#nanoTime()}). Returns whether it did.
      */
-    synchronized boolean shed(long waitingSinceBefore) {
+    public synchronized boolean shed(long waitingSinceBefore) {
         if (closedByServer || state == State.BUSY || waitingSince - waitingSinceBefore > 0) return false;
         closedByServer = true;
         endpoint.close();
@@ -84,18 +84,18 @@ final class ConnectionLifecycle {
      * what the peer still sends, then closes ({@link Endpoint#closeGracefully}). On the serving
      * thread, which then must not close the endpoint itself.
      */
-    void closeGracefully() {
+    public void closeGracefully() {
         closeHandedOver = true;
         endpoint.closeGracefully(LINGER_MILLIS, LINGER_BYTES);
     }
 
     /** The serving thread is done with the connection: closes it, unless a graceful close has taken it over. */
-    void end() {
+    public void end() {
         if (!closeHandedOver) endpoint.close();
     }
 
     /** Closes now, whatever the connection is doing. */
-    void abort() {
+    public void abort() {
         synchronized (this) {
             closedByServer = true;
         }

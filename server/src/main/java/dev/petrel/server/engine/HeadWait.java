@@ -13,12 +13,12 @@ import java.util.concurrent.TimeUnit;
  * never does, returns {@link Progress#WAITING} when nothing more has arrived, and goes on where
  * it stopped when called again.
  */
-final class HeadWait {
+public final class HeadWait {
     /** No idle timeout: wait as long as the peer keeps the connection (a front end's pool). */
-    static final long FOREVER = TimeUnit.DAYS.toNanos(365);
+    public static final long FOREVER = TimeUnit.DAYS.toNanos(365);
 
     /** Where reading toward the next head stands. */
-    enum Progress {
+    public enum Progress {
         /** A whole head is parsed and ready. */
         COMPLETE,
         /** Nothing more has arrived and the endpoint waits without a thread. */
@@ -32,7 +32,7 @@ final class HeadWait {
     }
 
     /** The protocol's head parser, over what the connection's input holds. */
-    interface Parser {
+    public interface Parser {
         /** Forgets the last head. */
         void reset();
 
@@ -50,7 +50,7 @@ final class HeadWait {
     private boolean readinessReported; // the transport saw the socket readable
     private boolean servingOnLoop;     // the wait runs inline on an event loop
 
-    HeadWait(ConnectionLifecycle lifecycle, ConnectionInput input, long headerTimeoutNanos) {
+    public HeadWait(ConnectionLifecycle lifecycle, ConnectionInput input, long headerTimeoutNanos) {
         this.lifecycle = lifecycle;
         this.input = input;
         this.headerTimeoutNanos = headerTimeoutNanos;
@@ -61,7 +61,7 @@ final class HeadWait {
      * connection ended; a new wait begins, with {@code idleNanos} for the head to begin, when the
      * last head was {@linkplain #taken() taken}. With {@code mayWait} false it never blocks.
      */
-    Progress await(boolean mayWait, long idleNanos, Parser parser) throws IOException {
+    public Progress await(boolean mayWait, long idleNanos, Parser parser) throws IOException {
         if (!awaiting) {
             parser.reset();
             status = ParseStatus.NEED_MORE;
@@ -114,27 +114,27 @@ final class HeadWait {
     }
 
     /** The head was taken (to serve, or to refuse): the next {@link #await} begins a new wait. */
-    void taken() {
+    public void taken() {
         awaiting = false;
     }
 
     /** Whether a whole head is in and not taken yet: a request handed back for the transport to run elsewhere. */
-    boolean complete() {
+    public boolean complete() {
         return awaiting && status == ParseStatus.COMPLETE;
     }
 
     /** When the transport must come back even if nothing arrives: the head's deadline once begun, else the idle one. */
-    long wakeDeadline() {
+    public long wakeDeadline() {
         return headDeadline != 0 ? headDeadline : idleDeadline;
     }
 
     /** Whether the waits run inline on an event loop (see {@link #await}). */
-    void servingOnLoop(boolean onLoop) {
+    public void servingOnLoop(boolean onLoop) {
         this.servingOnLoop = onLoop;
     }
 
     /** Inside a transport's poll: the socket is readable, so read however dry the last read left it. */
-    void readinessReported(boolean reported) {
+    public void readinessReported(boolean reported) {
         this.readinessReported = reported;
     }
 }

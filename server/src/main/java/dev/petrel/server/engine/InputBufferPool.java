@@ -8,24 +8,24 @@ import java.nio.ByteBuffer;
  * pipelined burst or a request body. Heap {@link ByteBuffer}s rather than arrays, so that taking
  * one back does not allocate a new wrapper. How the pool works: {@link SlotPool}.
  */
-final class InputBufferPool extends SlotPool<ByteBuffer> {
+public final class InputBufferPool extends SlotPool<ByteBuffer> {
     /** A pool of at most {@code capacity} free buffers of {@code bufferSize} bytes. */
-    InputBufferPool(int bufferSize, int capacity) {
+    public InputBufferPool(int bufferSize, int capacity) {
         super(bufferSize, capacity);
     }
 
     /** A pool sized for the machine: a few free buffers per processor. */
-    static InputBufferPool forProcessors(int bufferSize) {
+    public static InputBufferPool forProcessors(int bufferSize) {
         return new InputBufferPool(bufferSize, capacityForProcessors());
     }
 
     @Override
-    ByteBuffer allocate() {
+    public ByteBuffer allocate() {
         return ByteBuffer.allocate(bufferSize());
     }
 
     @Override
-    int sizeOf(ByteBuffer buffer) {
+    public int sizeOf(ByteBuffer buffer) {
         return buffer.capacity();
     }
 }

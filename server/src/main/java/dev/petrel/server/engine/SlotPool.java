@@ -15,34 +15,34 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * @param <B> the kind of buffer
  */
-abstract class SlotPool<B> {
+public abstract class SlotPool<B> {
     private final int bufferSize;
     private final AtomicReferenceArray<B> slots;
 
     /** A pool of at most {@code capacity} free buffers of {@code bufferSize} bytes. */
-    SlotPool(int bufferSize, int capacity) {
+    public SlotPool(int bufferSize, int capacity) {
         this.bufferSize = bufferSize;
         this.slots = new AtomicReferenceArray<>(capacity);
     }
 
     /** Slots for a pool sized for the machine: a few free buffers per processor. */
-    static int capacityForProcessors() {
+    public static int capacityForProcessors() {
         return Math.max(16, 8 * Runtime.getRuntime().availableProcessors());
     }
 
     /** The size in bytes of every buffer of this pool. */
-    final int bufferSize() {
+    public final int bufferSize() {
         return bufferSize;
     }
 
     /** A new buffer of {@link #bufferSize()} bytes, when no free one is left. */
-    abstract B allocate();
+    public abstract B allocate();
 
     /** The size in bytes of {@code buffer}, to refuse one that is not of this pool. */
-    abstract int sizeOf(B buffer);
+    public abstract int sizeOf(B buffer);
 
     /** A free buffer, its contents undefined. */
-    final B acquire() {
+    public final B acquire() {
         int n = slots.length();
         int start = firstSlot(n);
         for (int i = 0; i < n; i++) {
@@ -54,7 +54,7 @@ abstract class SlotPool<B> {
     }
 
     /** Gives back a buffer from {@link #acquire()}; the caller must not touch it afterwards. */
-    final void release(B buffer) {
+    public final void release(B buffer) {
         if (sizeOf(buffer) != bufferSize) throw new IllegalArgumentException("not a buffer of this pool");
         int n = slots.length();
         int start = firstSlot(n);

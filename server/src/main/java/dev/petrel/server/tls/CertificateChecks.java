@@ -1,12 +1,13 @@
 package dev.petrel.server.tls;
 
+import dev.petrel.server.TlsConfigException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.Signature;
-import java.security.interfaces.RSAKey;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.RSAKey;
 import java.time.Instant;
 import java.util.List;
 

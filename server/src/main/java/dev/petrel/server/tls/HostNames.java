@@ -15,7 +15,7 @@ import javax.naming.ldap.Rdn;
  * whole left-most label, matching exactly one label ({@code *.example.com} covers
  * {@code www.example.com}, not {@code example.com} nor {@code a.b.example.com}).
  */
-final class HostNames {
+public final class HostNames {
     /** GeneralName tag of dNSName in a SubjectAltName (RFC 5280 §4.2.1.6). */
     private static final int DNS_NAME = 2;
 
@@ -25,7 +25,7 @@ final class HostNames {
      * The certificate's DNS SubjectAltNames, lower case; when it has none, its subject CN, as
      * certificates made before SANs were required still carry their name there.
      */
-    static List<String> dnsNames(X509Certificate certificate) {
+    public static List<String> dnsNames(X509Certificate certificate) {
         List<String> names = new ArrayList<>();
         try {
             var altNames = certificate.getSubjectAlternativeNames();
@@ -48,7 +48,7 @@ final class HostNames {
     }
 
     /** True when {@code pattern}, a certificate name, covers {@code host}, a requested name. */
-    static boolean matches(String pattern, String host) {
+    public static boolean matches(String pattern, String host) {
         if (!pattern.startsWith("*.")) return pattern.equals(host);
         String suffix = pattern.substring(1); // ".example.com"
         int firstDot = host.indexOf('.');
@@ -56,7 +56,7 @@ final class HostNames {
     }
 
     /** Lower case, without the trailing dot of a fully qualified name. */
-    static String normalize(String name) {
+    public static String normalize(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         return lower.endsWith(".") ? lower.substring(0, lower.length() - 1) : lower;
     }

@@ -1,5 +1,7 @@
 package dev.petrel.server.tls;
 
+import dev.petrel.server.TlsConfig;
+import dev.petrel.server.TlsConfigException;
 import javax.net.ssl.SSLEngine;
 
 /**

@@ -1,5 +1,6 @@
 package dev.petrel.server.tls;
 
+
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
@@ -81,6 +82,11 @@ public final class ServerCertificate {
         } catch (NoSuchAlgorithmException | CertificateEncodingException e) {
             throw new IllegalStateException("cannot fingerprint a certificate that was parsed", e);
         }
+    }
+
+    /** What an operator sees of it. */
+    public dev.petrel.server.CertificateInfo info() {
+        return new dev.petrel.server.CertificateInfo(origin, dnsNames, notAfter(), sha256Fingerprint());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.petrel.server.tls;
 
+import dev.petrel.server.TlsConfig;
+import dev.petrel.server.tls.TlsContextFactory;
 import java.time.Duration;
 import java.util.List;
 import javax.net.ssl.SSLContext;

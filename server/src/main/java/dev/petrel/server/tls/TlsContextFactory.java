@@ -1,5 +1,8 @@
 package dev.petrel.server.tls;
 
+import dev.petrel.server.CertificateSource;
+import dev.petrel.server.TlsConfig;
+import dev.petrel.server.TlsConfigException;
 import java.security.GeneralSecurityException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -76,7 +79,7 @@ public final class TlsContextFactory {
     }
 
     /** SSLParameters is mutable; each engine gets its own copy so none can change another's. */
-    static SSLParameters copy(SSLParameters source) {
+    public static SSLParameters copy(SSLParameters source) {
         SSLParameters copy = new SSLParameters(source.getCipherSuites(), source.getProtocols());
         copy.setUseCipherSuitesOrder(source.getUseCipherSuitesOrder());
         copy.setApplicationProtocols(source.getApplicationProtocols());

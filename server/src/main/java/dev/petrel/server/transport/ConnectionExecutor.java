@@ -1,5 +1,6 @@
 package dev.petrel.server.transport;
 
+import dev.petrel.server.TransportKind;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;

@@ -2,10 +2,10 @@ package dev.petrel.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.petrel.server.tls.Fixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
-import dev.petrel.server.tls.Fixtures;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

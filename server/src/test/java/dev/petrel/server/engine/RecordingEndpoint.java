@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
  * The writing half of the in-memory endpoints for engine tests: records everything the engine
  * writes, and whether it shut the output down or closed. Subclasses decide how bytes are read.
  */
-abstract class RecordingEndpoint implements Endpoint {
+public abstract class RecordingEndpoint implements Endpoint {
     private final ByteArrayOutputStream written = new ByteArrayOutputStream();
     /** Set by {@link #shutdownOutput()}. */
     protected boolean outputShutdown;
@@ -42,18 +42,18 @@ abstract class RecordingEndpoint implements Endpoint {
     }
 
     /** Everything written so far. */
-    String output() {
+    public String output() {
         return written.toString(StandardCharsets.ISO_8859_1);
     }
 
     /** Forgets what was written so far, to look at the next response alone. */
-    String takeOutput() {
+    public String takeOutput() {
         String out = output();
         written.reset();
         return out;
     }
 
-    boolean closed() {
+    public boolean closed() {
         return closed;
     }
 }

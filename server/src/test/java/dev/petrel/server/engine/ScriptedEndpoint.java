@@ -14,8 +14,8 @@ import java.util.List;
  * <p>The input may be given as segments, as if each had arrived apart: a read never spans two,
  * so the engine has taken in all of one before it sees any of the next.
  */
-final class ScriptedEndpoint extends RecordingEndpoint {
-    enum End { EOF, TIMEOUT }
+public final class ScriptedEndpoint extends RecordingEndpoint {
+    public enum End { EOF, TIMEOUT }
 
     private final byte[] input;
     private final int[] segmentEnds;
@@ -24,11 +24,11 @@ final class ScriptedEndpoint extends RecordingEndpoint {
     private final List<ByteBuffer> readInto = new ArrayList<>();
     private int position;
 
-    ScriptedEndpoint(String input, int bytesPerRead, End end) {
+    public ScriptedEndpoint(String input, int bytesPerRead, End end) {
         this(List.of(input), bytesPerRead, end);
     }
 
-    ScriptedEndpoint(List<String> segments, int bytesPerRead, End end) {
+    public ScriptedEndpoint(List<String> segments, int bytesPerRead, End end) {
         this.input = String.join("", segments).getBytes(StandardCharsets.ISO_8859_1);
         this.segmentEnds = new int[segments.size()];
         int at = 0;
@@ -61,12 +61,12 @@ final class ScriptedEndpoint extends RecordingEndpoint {
         return input.length;
     }
 
-    int unread() {
+    public int unread() {
         return input.length - position;
     }
 
     /** The buffers the engine read into, one per read, in order (the same buffer recurs). */
-    List<ByteBuffer> readInto() {
+    public List<ByteBuffer> readInto() {
         return List.copyOf(readInto);
     }
 }

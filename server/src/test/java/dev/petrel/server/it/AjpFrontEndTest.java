@@ -3,8 +3,8 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Server;
-import dev.petrel.server.ajp.AjpConfig;
 import dev.petrel.server.demo.DemoSite;
 import dev.petrel.testkit.ApacheHttpd;
 import dev.petrel.testkit.ApacheHttpd.AjpModule;

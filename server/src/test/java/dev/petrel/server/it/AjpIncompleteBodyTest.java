@@ -2,10 +2,10 @@ package dev.petrel.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.petrel.server.AjpConfig;
 import dev.petrel.server.IncompleteBodyException;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.ajp.AjpConfig;
 import dev.petrel.testkit.AjpClient;
 import dev.petrel.testkit.AjpClient.Request;
 import dev.petrel.testkit.AjpClient.Response;

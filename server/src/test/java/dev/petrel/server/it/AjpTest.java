@@ -3,10 +3,10 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.http.HttpLimits;
+import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
 import dev.petrel.server.TlsDetails;
-import dev.petrel.server.ajp.AjpConfig;
 import dev.petrel.testkit.AjpClient;
 import dev.petrel.testkit.AjpClient.Response;
 import java.io.IOException;

@@ -3,8 +3,8 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
+import dev.petrel.server.TlsConfig;
 import dev.petrel.server.tls.Fixtures;
-import dev.petrel.server.tls.TlsConfig;
 import dev.petrel.server.tls.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;

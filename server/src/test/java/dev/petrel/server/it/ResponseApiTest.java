@@ -3,9 +3,9 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.ajp.AjpConfig;
 import dev.petrel.testkit.AjpClient;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.petrel.server.it;
 
+import dev.petrel.server.TlsConfig;
 import dev.petrel.server.tls.SelfSignedCertificate;
-import dev.petrel.server.tls.TlsConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.petrel.http.DateCache;
 import dev.petrel.server.ServerConfig;
-import dev.petrel.server.engine.Http1Protocol;
+import dev.petrel.server.http1.Http1Protocol;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;

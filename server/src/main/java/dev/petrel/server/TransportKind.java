@@ -1,4 +1,4 @@
-package dev.petrel.server.transport;
+package dev.petrel.server;
 
 import java.util.Arrays;
 import java.util.Locale;

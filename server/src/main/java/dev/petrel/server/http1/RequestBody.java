@@ -1,10 +1,13 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.http1;
 
 import dev.petrel.http.ChunkedDecoder;
 import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HttpLimits;
 import dev.petrel.http.ParseStatus;
 import dev.petrel.server.HttpStatusException;
+import dev.petrel.server.engine.BodySource;
+import dev.petrel.server.engine.BodyWaitLimits;
+import dev.petrel.server.engine.ConnectionInput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 

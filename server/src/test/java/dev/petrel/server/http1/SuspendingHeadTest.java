@@ -1,4 +1,4 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.http1;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

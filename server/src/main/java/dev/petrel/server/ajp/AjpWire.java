@@ -1,8 +1,11 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.ajp;
 
 import dev.petrel.ajp.AjpResponseEncoder;
 import dev.petrel.http.ByteSink;
 import dev.petrel.http.HttpStatus;
+import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.ResponseHead;
+import dev.petrel.server.engine.ResponseWire;
 import java.io.IOException;
 
 /**

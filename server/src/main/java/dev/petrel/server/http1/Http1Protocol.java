@@ -1,10 +1,15 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.http1;
 
 import dev.petrel.http.ByteSink;
 import dev.petrel.http.DateCache;
 import dev.petrel.http.ResponseHeadEncoder;
 import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
+import dev.petrel.server.engine.BufferPool;
+import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.InputBufferPool;
+import dev.petrel.server.engine.Protocol;
+import dev.petrel.server.engine.ProtocolConnection;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
@@ -45,7 +50,6 @@ public final class Http1Protocol implements Protocol {
     public ProtocolConnection open(Endpoint endpoint) {
         return new Http1Connection(endpoint, handler, handlerMayBlock, config, dates, buffers, inputBuffers);
     }
-
 
     /** {@code 503} with {@code Retry-After}, a line of text and {@code Connection: close}. */
     @Override

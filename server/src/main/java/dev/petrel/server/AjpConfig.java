@@ -1,4 +1,4 @@
-package dev.petrel.server.ajp;
+package dev.petrel.server;
 
 import dev.petrel.ajp.AjpPackets;
 import java.time.Duration;

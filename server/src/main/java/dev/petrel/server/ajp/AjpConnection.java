@@ -1,4 +1,4 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.ajp;
 
 import dev.petrel.ajp.AjpFormatException;
 import dev.petrel.ajp.AjpPackets;
@@ -9,9 +9,19 @@ import dev.petrel.http.HttpError;
 import dev.petrel.http.Methods;
 import dev.petrel.http.ParseStatus;
 import dev.petrel.http.PercentDecoder;
+import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
-import dev.petrel.server.ajp.AjpConfig;
+import dev.petrel.server.engine.BodyWaitLimits;
+import dev.petrel.server.engine.BufferPool;
+import dev.petrel.server.engine.ConnectionInput;
+import dev.petrel.server.engine.ConnectionLifecycle;
+import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.Exchange;
+import dev.petrel.server.engine.ExchangeRequest;
+import dev.petrel.server.engine.ExchangeResponse;
+import dev.petrel.server.engine.HeadWait;
+import dev.petrel.server.engine.ProtocolConnection;
 import java.io.IOException;
 
 /**

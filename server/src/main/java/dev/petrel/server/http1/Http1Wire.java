@@ -1,10 +1,13 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.http1;
 
 import dev.petrel.http.ByteSink;
 import dev.petrel.http.ChunkedEncoder;
 import dev.petrel.http.DateCache;
 import dev.petrel.http.HttpStatus;
 import dev.petrel.http.ResponseHeadEncoder;
+import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.ResponseHead;
+import dev.petrel.server.engine.ResponseWire;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 

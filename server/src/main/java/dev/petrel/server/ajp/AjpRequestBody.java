@@ -1,10 +1,13 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.ajp;
 
 import dev.petrel.ajp.AjpFormatException;
 import dev.petrel.ajp.AjpPackets;
 import dev.petrel.ajp.AjpResponseEncoder;
 import dev.petrel.server.HttpStatusException;
 import dev.petrel.server.IncompleteBodyException;
+import dev.petrel.server.engine.BodySource;
+import dev.petrel.server.engine.BodyWaitLimits;
+import dev.petrel.server.engine.Endpoint;
 import java.io.IOException;
 
 /**

@@ -1,7 +1,8 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.ajp;
 
 import dev.petrel.ajp.AjpRequestHead;
 import dev.petrel.server.TlsDetails;
+import dev.petrel.server.engine.RequestOrigin;
 import java.io.ByteArrayInputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,7 +1,8 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.ajp;
 
 import dev.petrel.ajp.AjpFormatException;
 import dev.petrel.ajp.AjpPackets;
+import dev.petrel.server.engine.ConnectionInput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 

@@ -1,4 +1,4 @@
-package dev.petrel.server.tls;
+package dev.petrel.server;
 
 import java.nio.file.Path;
 import java.util.Arrays;

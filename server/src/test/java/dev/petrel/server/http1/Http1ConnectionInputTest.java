@@ -1,10 +1,14 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.http1;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.http.DateCache;
 import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
+import dev.petrel.server.engine.BufferPool;
+import dev.petrel.server.engine.ConnectionInput;
+import dev.petrel.server.engine.InputBufferPool;
+import dev.petrel.server.engine.ScriptedEndpoint;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

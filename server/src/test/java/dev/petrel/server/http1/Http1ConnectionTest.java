@@ -1,4 +1,4 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.http1;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import dev.petrel.http.DateCache;
 import dev.petrel.server.Handler;
 import dev.petrel.server.HttpStatusException;
 import dev.petrel.server.ServerConfig;
+import dev.petrel.server.engine.ScriptedEndpoint;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.InstantSource;

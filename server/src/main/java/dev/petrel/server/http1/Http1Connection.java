@@ -1,4 +1,4 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.http1;
 
 import dev.petrel.http.BodyFraming;
 import dev.petrel.http.DateCache;
@@ -12,6 +12,17 @@ import dev.petrel.http.RequestParser;
 import dev.petrel.http.TargetForm;
 import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
+import dev.petrel.server.engine.BodyWaitLimits;
+import dev.petrel.server.engine.BufferPool;
+import dev.petrel.server.engine.ConnectionInput;
+import dev.petrel.server.engine.ConnectionLifecycle;
+import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.Exchange;
+import dev.petrel.server.engine.ExchangeRequest;
+import dev.petrel.server.engine.ExchangeResponse;
+import dev.petrel.server.engine.HeadWait;
+import dev.petrel.server.engine.InputBufferPool;
+import dev.petrel.server.engine.ProtocolConnection;
 import java.io.IOException;
 
 /**

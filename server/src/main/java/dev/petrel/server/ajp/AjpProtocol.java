@@ -1,8 +1,12 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.ajp;
 
+import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
-import dev.petrel.server.ajp.AjpConfig;
+import dev.petrel.server.engine.BufferPool;
+import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.Protocol;
+import dev.petrel.server.engine.ProtocolConnection;
 import java.util.Objects;
 
 /**
