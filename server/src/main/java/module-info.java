@@ -1,0 +1,17 @@
+/**
+ * The Petrel server. Its API is {@code dev.petrel.server} (the handler API, the server and its
+ * settings) and {@code dev.petrel.server.files} (static files); every other package is the
+ * implementation (the exchange and the transport seam, the HTTP/1.1 and AJP protocols, TLS, the
+ * transports, the command line) and may change without notice.
+ */
+module dev.petrel.server {
+    requires transitive dev.petrel.http;
+    requires dev.petrel.ajp;
+    requires java.management;  // FileLimit: the process's open-file limit
+    requires jdk.management;   // the same, through com.sun.management
+    requires java.naming;      // a certificate's common name, parsed as an LDAP name
+    requires jdk.unsupported;  // sun.misc.Signal: SIGTERM and SIGHUP for ./petrel serve
+
+    exports dev.petrel.server;
+    exports dev.petrel.server.files;
+}
