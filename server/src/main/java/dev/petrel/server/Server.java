@@ -3,15 +3,20 @@ package dev.petrel.server;
 import dev.petrel.http.DateCache;
 import dev.petrel.http.HttpLimits;
 import dev.petrel.server.ajp.AjpProtocol;
+import dev.petrel.server.engine.ConnectionChain;
 import dev.petrel.server.engine.Protocol;
+import dev.petrel.server.engine.SelectionStep;
 import dev.petrel.server.http1.Http1Protocol;
+import dev.petrel.server.proxy.ProxyProtocolStep;
+import dev.petrel.server.proxy.TrustedProxies;
 import dev.petrel.server.tls.CertificateWatcher;
 import dev.petrel.server.tls.ReloadableTlsContext;
 import dev.petrel.server.tls.ServerCertificate;
-import dev.petrel.server.tls.TlsProtocol;
+import dev.petrel.server.tls.TlsStep;
 import dev.petrel.server.transport.ConnectionLimit;
 import dev.petrel.server.transport.Listener;
 import dev.petrel.server.transport.ListenerSettings;
+import dev.petrel.server.transport.TransportGroup;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -19,6 +24,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -37,20 +43,23 @@ import java.util.Objects;
  */
 public final class Server implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server");
-    private final Listener<?> http;  // null when plain HTTP is off
-    private final Listener<?> https; // null without TLS
-    private final Listener<?> ajp;   // null without AJP
-    private final ReloadableTlsContext tls;
-    private final CertificateWatcher watcher;
+    /** The application protocols a TLS connector may offer by ALPN: those the server speaks. */
+    private static final List<String> SPOKEN_OVER_TLS = List.of("http/1.1");
+
+    private final List<Connector> connectors;
+    private final List<Listener<?>> listeners; // one per connector, in the same order
+    private final List<ReloadableTlsContext> tlsContexts; // one per HTTPS connector, in order
+    private final List<CertificateWatcher> watchers;
+    private final TransportGroup group;
     private final Duration shutdownGrace;
 
-    private Server(Listener<?> http, Listener<?> https, Listener<?> ajp, ReloadableTlsContext tls, CertificateWatcher watcher,
-                   Duration shutdownGrace) {
-        this.http = http;
-        this.https = https;
-        this.ajp = ajp;
-        this.tls = tls;
-        this.watcher = watcher;
+    private Server(List<Connector> connectors, List<Listener<?>> listeners, List<ReloadableTlsContext> tlsContexts,
+                   List<CertificateWatcher> watchers, TransportGroup group, Duration shutdownGrace) {
+        this.connectors = List.copyOf(connectors);
+        this.listeners = List.copyOf(listeners);
+        this.tlsContexts = List.copyOf(tlsContexts);
+        this.watchers = List.copyOf(watchers);
+        this.group = group;
         this.shutdownGrace = shutdownGrace;
     }
 
@@ -59,86 +68,114 @@ public final class Server implements AutoCloseable {
         return new Builder();
     }
 
-    /** The plain HTTP address, else the HTTPS one, else the AJP one. */
-    public InetSocketAddress address() {
-        return first().address();
+    /** The connectors, in the order they were given. */
+    public List<Connector> connectors() {
+        return connectors;
     }
 
-    private Listener<?> first() {
-        return http != null ? http : https != null ? https : ajp;
+    /** The bound addresses (with the real ports where port 0 was asked for), in the order of {@link #connectors()}. */
+    public List<InetSocketAddress> addresses() {
+        return listeners.stream().<InetSocketAddress>map(Listener::address).toList();
+    }
+
+    /** The first plain HTTP address, else the first HTTPS one, else the first AJP one. */
+    public InetSocketAddress address() {
+        for (Connector.Kind kind : Connector.Kind.values()) {
+            Listener<?> listener = first(kind);
+            if (listener != null) return listener.address();
+        }
+        throw new IllegalStateException("no connector"); // never: start() refuses a server without one
+    }
+
+    private Listener<?> first(Connector.Kind kind) {
+        for (int i = 0; i < connectors.size(); i++) {
+            if (connectors.get(i).kind() == kind) return listeners.get(i);
+        }
+        return null;
+    }
+
+    private InetSocketAddress firstAddress(Connector.Kind kind) {
+        Listener<?> listener = first(kind);
+        if (listener == null) throw new IllegalStateException("this server has no " + kind + " connector");
+        return listener.address();
     }
 
     /**
-     * The AJP address.
+     * The first AJP connector's address.
      *
-     * @throws IllegalStateException when the server was built without {@link Builder#ajp}
+     * @throws IllegalStateException when the server has no AJP connector
      */
     public InetSocketAddress ajpAddress() {
-        if (ajp == null) throw new IllegalStateException("this server has no AJP listener");
-        return ajp.address();
+        return firstAddress(Connector.Kind.AJP);
     }
 
     /** Whether the server listens for AJP. */
     public boolean servesAjp() {
-        return ajp != null;
+        return first(Connector.Kind.AJP) != null;
     }
 
     /**
-     * The HTTPS address.
+     * The first HTTPS connector's address.
      *
-     * @throws IllegalStateException when the server was built without {@link Builder#https}
+     * @throws IllegalStateException when the server has no HTTPS connector
      */
     public InetSocketAddress httpsAddress() {
-        if (https == null) throw new IllegalStateException("this server has no HTTPS listener");
-        return https.address();
+        return firstAddress(Connector.Kind.HTTPS);
     }
 
     /** Whether the server listens for plain HTTP. */
     public boolean servesPlainHttp() {
-        return http != null;
+        return first(Connector.Kind.HTTP) != null;
     }
 
     /** Whether the server listens for HTTPS. */
     public boolean servesHttps() {
-        return https != null;
+        return first(Connector.Kind.HTTPS) != null;
     }
 
     /** The transport serving connections. */
     public TransportKind transport() {
-        return first().kind();
+        return group.kind();
     }
 
-    /** Connections open now, on every listener. */
+    /** Connections open now, on every connector. */
     public int liveConnections() {
         int live = 0;
-        for (Listener<?> listener : new Listener<?>[] {http, https, ajp}) {
-            if (listener != null) live += listener.liveConnections();
-        }
+        for (Listener<?> listener : listeners) live += listener.liveConnections();
         return live;
     }
 
     /**
-     * The certificates new HTTPS connections get now, the default (for clients that name no host
-     * it has) first.
+     * The certificates the first HTTPS connector gives new connections now, the default (for
+     * clients that name no host it has) first.
      *
-     * @throws IllegalStateException when the server was built without {@link Builder#https}
+     * @throws IllegalStateException when the server has no HTTPS connector
      */
     public List<CertificateInfo> certificates() {
-        if (tls == null) throw new IllegalStateException("this server has no HTTPS listener");
-        return tls.current().certificates().stream().map(ServerCertificate::info).toList();
+        if (tlsContexts.isEmpty()) throw new IllegalStateException("this server has no HTTPS connector");
+        return tlsContexts.getFirst().current().certificates().stream().map(ServerCertificate::info).toList();
     }
 
     /**
-     * Re-reads the certificate and key files and serves them to new HTTPS connections; open ones
-     * keep theirs. When a file is missing, bad or expired, the current certificates stay.
+     * Re-reads the certificate and key files of every HTTPS connector and serves them to new
+     * connections; open ones keep theirs. When a file is missing, bad or expired, that
+     * connector's current certificates stay.
      *
-     * @return the certificates now served, as {@link #certificates()}
+     * @return the first HTTPS connector's certificates now, as {@link #certificates()}
      * @throws TlsConfigException with one line saying what is wrong with which file
-     * @throws IllegalStateException when the server was built without {@link Builder#https}
+     * @throws IllegalStateException when the server has no HTTPS connector
      */
     public List<CertificateInfo> reloadCertificates() throws TlsConfigException {
-        if (tls == null) throw new IllegalStateException("this server has no HTTPS listener");
-        tls.reload();
+        if (tlsContexts.isEmpty()) throw new IllegalStateException("this server has no HTTPS connector");
+        TlsConfigException failure = null;
+        for (ReloadableTlsContext context : tlsContexts) {
+            try {
+                context.reload();
+            } catch (TlsConfigException e) {
+                if (failure == null) failure = e;
+            }
+        }
+        if (failure != null) throw failure;
         return certificates();
     }
 
@@ -147,14 +184,14 @@ public final class Server implements AutoCloseable {
      * left. Returns whether everything finished in time.
      */
     public boolean stop(Duration grace) {
-        if (watcher != null) watcher.close();
+        watchers.forEach(CertificateWatcher::close);
         long deadline = System.nanoTime() + grace.toNanos();
         boolean clean = true;
         // stopped one after the other, each within what is left of the one grace period
-        for (Listener<?> listener : new Listener<?>[] {http, https, ajp}) {
-            if (listener == null) continue;
+        for (Listener<?> listener : listeners) {
             clean &= listener.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         }
+        group.close();
         return clean;
     }
 
@@ -183,8 +220,42 @@ public final class Server implements AutoCloseable {
         private boolean watchCertificates;
         private int ajpPort = -1;
         private AjpConfig ajpConfig;
+        private boolean portSet;
+        private boolean proxyProtocol;
+        private String[] trustedProxies = new String[0];
+        private final List<Connector> connectors = new ArrayList<>();
 
         private Builder() {}
+
+        /**
+         * Adds a connector (see {@link Connector}): any number, each with its own address and
+         * options. Once one is added, the plain HTTP port of {@link #port(int)} is served only if
+         * {@code port} is called too; {@link #https} and {@link #ajp} add theirs as before.
+         */
+        public Builder connector(Connector connector) {
+            connectors.add(Objects.requireNonNull(connector, "connector"));
+            return this;
+        }
+
+        /**
+         * Whether the HTTP and HTTPS ports of {@link #port(int)} and {@link #https} require a PROXY
+         * protocol header from their {@linkplain #trustedProxies trusted proxies} (default false;
+         * see {@link Connector#proxyProtocol(boolean)}).
+         */
+        public Builder proxyProtocol(boolean required) {
+            this.proxyProtocol = required;
+            return this;
+        }
+
+        /**
+         * The proxies the HTTP and HTTPS ports of {@link #port(int)} and {@link #https} trust (see
+         * {@link Connector#trustedProxies(String...)}); none by default.
+         */
+        public Builder trustedProxies(String... cidrs) {
+            Connector.http(0).trustedProxies(cidrs); // refuses what is not an address or a CIDR block, now
+            this.trustedProxies = cidrs.clone();
+            return this;
+        }
 
         /** The address to bind: a name or IP literal; {@code 0.0.0.0} or {@code ::} for all. */
         public Builder host(String host) {
@@ -195,6 +266,7 @@ public final class Server implements AutoCloseable {
         /** The plain HTTP port; 0 picks a free one (see {@link Server#address()}). */
         public Builder port(int port) {
             this.port = checkPort(port);
+            this.portSet = true;
             return this;
         }
 
@@ -322,51 +394,100 @@ public final class Server implements AutoCloseable {
          */
         public Server start() throws IOException {
             if (handler == null) throw new IllegalStateException("no handler set");
-            if (!plainHttp && tlsConfig == null && ajpConfig == null) {
-                throw new IllegalStateException("plain HTTP is off and neither HTTPS nor AJP is set");
+            List<Connector> all = connectors();
+            if (all.isEmpty()) throw new IllegalStateException("no connector: plain HTTP is off and no other connector is set");
+            for (Connector connector : all) {
+                if (connector.proxyProtocol() && connector.trustedProxies().isEmpty()) {
+                    throw new IllegalStateException("the PROXY protocol on " + connector + " needs the addresses of its trusted proxies");
+                }
             }
-            ReloadableTlsContext tls = tlsConfig == null ? null : ReloadableTlsContext.load(tlsConfig);
             int limit = maxConnections > 0 ? maxConnections : transport.defaultMaxConnections();
             FileLimit.warnIfBelow(limit);
             ListenerSettings settings = new ListenerSettings(limit, backlog, queueTimeout, config.writeTimeout(),
                     config.minResponseRate(), config.headTimeoutWhenFull(), eventLoops);
-            ConnectionLimit shared = new ConnectionLimit(limit); // one limit over every listener
-            Protocol protocol = new Http1Protocol(handler, config, new DateCache(clock));
+            ConnectionLimit shared = new ConnectionLimit(limit); // one limit over every connector
+            DateCache dates = new DateCache(clock);
+            List<ReloadableTlsContext> tlsContexts = new ArrayList<>();
+            for (Connector connector : all) {
+                if (connector.kind() == Connector.Kind.HTTPS) tlsContexts.add(ReloadableTlsContext.load(servedOverTls(connector.tls())));
+            }
+            TransportGroup group = TransportGroup.open(transport, settings);
             List<Listener<?>> opened = new ArrayList<>();
-            CertificateWatcher watcher = null;
+            List<CertificateWatcher> watchers = new ArrayList<>();
             try {
-                Listener<?> http = null;
-                Listener<?> https = null;
-                Listener<?> ajp = null;
-                if (plainHttp) {
-                    http = open(host, port, settings, shared, protocol);
-                    opened.add(http);
-                }
-                if (tls != null) {
-                    https = open(host, httpsPort, settings, shared, new TlsProtocol(protocol, tls));
-                    opened.add(https);
-                    if (watchCertificates) watcher = CertificateWatcher.start(tls);
-                }
-                if (ajpConfig != null) {
-                    ajp = open(ajpConfig.host(), ajpPort, settings, shared, new AjpProtocol(handler, config, ajpConfig));
-                    opened.add(ajp);
-                    if (!ajpConfig.requiresSecret()) {
-                        LOG.log(System.Logger.Level.WARNING, "AJP on " + ajp.address() + " accepts requests without a secret:"
+                int tlsIndex = 0;
+                for (Connector connector : all) {
+                    ReloadableTlsContext tls = connector.kind() == Connector.Kind.HTTPS ? tlsContexts.get(tlsIndex++) : null;
+                    String bindHost = connector.host() != null ? connector.host() : host;
+                    Listener<?> listener = open(group, bindHost, connector.port(), settings, shared, protocolFor(connector, tls, dates));
+                    opened.add(listener);
+                    if (tls != null && watchCertificates) watchers.add(CertificateWatcher.start(tls));
+                    if (connector.kind() == Connector.Kind.AJP && !connector.ajp().requiresSecret()) {
+                        LOG.log(System.Logger.Level.WARNING, "AJP on " + listener.address() + " accepts requests without a secret:"
                                 + " anyone who can connect to it can claim any client address, scheme and TLS details");
                     }
                 }
-                return new Server(http, https, ajp, tls, watcher, shutdownGrace);
+                return new Server(all, opened, tlsContexts, watchers, group, shutdownGrace);
             } catch (IOException | RuntimeException | Error e) {
+                watchers.forEach(CertificateWatcher::close);
                 opened.forEach(Listener::close); // no half-started server, whatever failed
+                group.close();
                 throw e;
             }
         }
 
-        /** Opens one listener; a bind failure names the address, since a server may have two. */
-        private Listener<?> open(String listenHost, int listenPort, ListenerSettings settings, ConnectionLimit limit,
-                                 Protocol protocol) throws IOException {
+        /** The connectors to open: the shortcuts' (port, https, ajp), then those added. */
+        private List<Connector> connectors() {
+            List<Connector> all = new ArrayList<>();
+            if (plainHttp && (connectors.isEmpty() || portSet)) {
+                all.add(Connector.http(port).proxyProtocol(proxyProtocol).trustedProxies(trustedProxies));
+            }
+            if (tlsConfig != null) {
+                all.add(Connector.https(httpsPort, tlsConfig).proxyProtocol(proxyProtocol).trustedProxies(trustedProxies));
+            }
+            if (ajpConfig != null) all.add(Connector.ajp(ajpPort, ajpConfig));
+            all.addAll(connectors);
+            return all;
+        }
+
+        /**
+         * What a connector's connections go through: its selection chain (the PROXY header, then
+         * TLS) and the protocol it speaks, with forwarding believed from its trusted proxies.
+         */
+        private Protocol protocolFor(Connector connector, ReloadableTlsContext tls, DateCache dates) {
+            TrustedProxies trusted = TrustedProxies.of(connector.trustedProxies());
+            List<SelectionStep> steps = new ArrayList<>();
+            if (connector.proxyProtocol()) steps.add(new ProxyProtocolStep(trusted, config.headerTimeout()));
+            if (connector.kind() == Connector.Kind.AJP) {
+                return new ConnectionChain(steps, Map.of(), new AjpProtocol(handler, config, connector.ajp()));
+            }
+            Protocol http1 = new Http1Protocol(handler, config, dates, trusted);
+            if (tls != null) steps.add(new TlsStep(tls, http1.clearTextOnTlsPortAnswer()));
+            return new ConnectionChain(steps, Map.of("http/1.1", http1), http1);
+        }
+
+        /**
+         * {@code config} offering by ALPN only what the server speaks: never a protocol it cannot
+         * (a client that picked it would get HTTP/1.1 bytes back).
+         *
+         * @throws TlsConfigException when it names protocols and the server speaks none of them
+         */
+        private static TlsConfig servedOverTls(TlsConfig config) throws TlsConfigException {
+            List<String> wanted = config.applicationProtocols();
+            List<String> offered = wanted.stream().filter(SPOKEN_OVER_TLS::contains).toList();
+            if (offered.size() == wanted.size()) return config;
+            if (offered.isEmpty()) {
+                throw new TlsConfigException("none of the ALPN protocols " + wanted + " is served here; the server speaks "
+                        + String.join(", ", SPOKEN_OVER_TLS));
+            }
+            return config.toBuilder().applicationProtocols(offered.toArray(String[]::new)).build();
+        }
+
+        /** Opens one listener; a bind failure names the address, since a server may have several. */
+        private static Listener<?> open(TransportGroup group, String listenHost, int listenPort, ListenerSettings settings,
+                                        ConnectionLimit limit, Protocol protocol) throws IOException {
             try {
-                return Listener.open(transport, new InetSocketAddress(listenHost, listenPort), settings, limit, protocol);
+                return Listener.open(group, new InetSocketAddress(listenHost, listenPort), settings, limit, protocol);
             } catch (BindException e) {
                 BindException named = new BindException(listenHost + ":" + listenPort + ": " + e.getMessage());
                 named.initCause(e);

@@ -108,6 +108,14 @@ public interface Endpoint extends RequestOrigin {
         return null;
     }
 
+    /**
+     * The application protocol the client chose by ALPN during a TLS handshake (e.g.
+     * {@code http/1.1}), or {@code null}: no TLS, or no choice.
+     */
+    default String applicationProtocol() {
+        return null;
+    }
+
     /** {@code http} for plain connections, {@code https} for TLS ones. */
     @Override
     default String scheme() {

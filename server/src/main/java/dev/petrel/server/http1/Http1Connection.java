@@ -23,6 +23,8 @@ import dev.petrel.server.engine.ExchangeResponse;
 import dev.petrel.server.engine.HeadWait;
 import dev.petrel.server.engine.InputBufferPool;
 import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.engine.RequestOrigin;
+import dev.petrel.server.proxy.ForwardedOrigin;
 import java.io.IOException;
 
 /**
@@ -60,6 +62,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Wire.Conn
 
     private final HeadWait heads;
     private final HeadWait.Parser headParser;
+    private final ForwardedOrigin forwarded; // null: no proxy is trusted, the connection is every request's origin
     private final long headerTimeoutNanos;
     private final long idleTimeoutNanos;
 
@@ -79,7 +82,7 @@ public final class Http1Connection implements ProtocolConnection, Http1Wire.Conn
      */
     public Http1Connection(Endpoint endpoint, Handler handler, ServerConfig config, DateCache dates) {
         this(endpoint, handler, handler.mayBlock(), config, dates, new BufferPool(responseBufferBytes(config), 1),
-                new InputBufferPool(LARGE_INPUT_BYTES, 1));
+                new InputBufferPool(LARGE_INPUT_BYTES, 1), null);
     }
 
     /**
@@ -90,7 +93,8 @@ public final class Http1Connection implements ProtocolConnection, Http1Wire.Conn
      * rather than per connection.
      */
     Http1Connection(Endpoint endpoint, Handler handler, boolean handlerMayBlock, ServerConfig config, DateCache dates,
-                    BufferPool pool, InputBufferPool inputPool) {
+                    BufferPool pool, InputBufferPool inputPool, ForwardedOrigin forwarded) {
+        this.forwarded = forwarded;
         this.endpoint = endpoint;
         this.lifecycle = new ConnectionLifecycle(endpoint);
         this.handler = handler;
@@ -299,10 +303,16 @@ public final class Http1Connection implements ProtocolConnection, Http1Wire.Conn
         return true;
     }
 
-    /** Fills the exchange's request from {@code parsed}; the connection is its origin. */
+    /** Fills the exchange's request from {@code parsed}; its origin is the connection, or what a trusted proxy forwarded. */
     private void arm(RequestHead parsed, String path) {
+        RequestOrigin origin = endpoint;
+        String host = parsed.host();
+        if (forwarded != null && forwarded.apply(parsed.headers(), endpoint, host)) {
+            origin = forwarded;
+            host = forwarded.host();
+        }
         request.begin(parsed.method(), parsed.target(), parsed.rawPath(), path, parsed.query(), parsed.version(),
-                parsed.host(), parsed.headers(), parsed.contentLength(), parsed.framing() != BodyFraming.NONE, endpoint);
+                host, parsed.headers(), parsed.contentLength(), parsed.framing() != BodyFraming.NONE, origin);
     }
 
     private void sendContinue() throws IOException {

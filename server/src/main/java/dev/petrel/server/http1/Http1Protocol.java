@@ -10,6 +10,8 @@ import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.InputBufferPool;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.proxy.ForwardedOrigin;
+import dev.petrel.server.proxy.TrustedProxies;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
@@ -35,9 +37,20 @@ public final class Http1Protocol implements Protocol {
     private final BufferPool buffers;
     private final InputBufferPool inputBuffers;
     private final boolean handlerMayBlock;
+    private final TrustedProxies trustedProxies;
 
-    /** Serves {@code handler} with {@code config}, dating responses from {@code dates}. */
+    /** Serves {@code handler} with {@code config}, dating responses from {@code dates}, believing no proxy's forwarding. */
     public Http1Protocol(Handler handler, ServerConfig config, DateCache dates) {
+        this(handler, config, dates, TrustedProxies.NONE);
+    }
+
+    /**
+     * Serves {@code handler} with {@code config}, dating responses from {@code dates}; requests
+     * from {@code trustedProxies} say what their {@code Forwarded} or {@code X-Forwarded-*}
+     * headers say of the client (see {@link ForwardedOrigin}).
+     */
+    public Http1Protocol(Handler handler, ServerConfig config, DateCache dates, TrustedProxies trustedProxies) {
+        this.trustedProxies = Objects.requireNonNull(trustedProxies, "trustedProxies");
         this.handler = Objects.requireNonNull(handler, "handler");
         this.config = Objects.requireNonNull(config, "config");
         this.dates = Objects.requireNonNull(dates, "dates");
@@ -48,7 +61,8 @@ public final class Http1Protocol implements Protocol {
 
     @Override
     public ProtocolConnection open(Endpoint endpoint) {
-        return new Http1Connection(endpoint, handler, handlerMayBlock, config, dates, buffers, inputBuffers);
+        ForwardedOrigin forwarded = trustedProxies.isEmpty() ? null : new ForwardedOrigin(trustedProxies);
+        return new Http1Connection(endpoint, handler, handlerMayBlock, config, dates, buffers, inputBuffers, forwarded);
     }
 
     /** {@code 503} with {@code Retry-After}, a line of text and {@code Connection: close}. */

@@ -269,6 +269,7 @@ public final class TlsEndpoint implements Endpoint {
     }
 
     /** The protocol chosen by ALPN ({@code http/1.1}), or null when the client offered none or before the handshake. */
+    @Override
     public String applicationProtocol() {
         return applicationProtocol;
     }

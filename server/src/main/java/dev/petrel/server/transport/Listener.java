@@ -17,7 +17,9 @@ import java.util.concurrent.TimeUnit;
  * the rest away with the protocol's overload answer, and hands admitted ones to the transport.
  *
  * <p>Stopping is graceful: stop accepting, let busy connections finish their current exchange
- * (idle ones close at once), and cut what is left when the grace period ends.
+ * (idle ones close at once), and cut what is left when the grace period ends. The threads and
+ * loops that serve the connections are the {@link TransportGroup}'s, shared with the server's
+ * other listeners.
  *
  * @param <C> what the server socket accepts: a {@link Socket} or a {@link java.nio.channels.SocketChannel}
  */
@@ -47,27 +49,16 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     }
 
     /**
-     * Binds {@code address} and starts accepting with the transport {@code kind}, serving at most
-     * {@code settings.maxConnections()} connections.
+     * Binds {@code address} and starts accepting on {@code group}'s transport, taking slots from
+     * {@code limit}, which other listeners may share, and speaking {@code protocol}.
      *
      * @throws java.net.BindException when the address is in use or not local
      */
-    public static Listener<?> open(TransportKind kind, InetSocketAddress address, ListenerSettings settings,
-                                   Protocol protocol) throws IOException {
-        return open(kind, address, settings, new ConnectionLimit(settings.maxConnections()), protocol);
-    }
-
-    /**
-     * Binds {@code address} and starts accepting with the transport {@code kind}, taking slots
-     * from {@code limit}, which other listeners may share.
-     *
-     * @throws java.net.BindException when the address is in use or not local
-     */
-    public static Listener<?> open(TransportKind kind, InetSocketAddress address, ListenerSettings settings,
+    public static Listener<?> open(TransportGroup group, InetSocketAddress address, ListenerSettings settings,
                                    ConnectionLimit limit, Protocol protocol) throws IOException {
-        Listener<?> listener = switch (kind) {
-            case BLOCKING, VIRTUAL -> new SocketListener(kind, address, settings, limit, protocol);
-            case NIO -> new NioListener(address, settings, limit, protocol);
+        Listener<?> listener = switch (group.kind()) {
+            case BLOCKING, VIRTUAL -> new SocketListener(group, address, settings, limit, protocol);
+            case NIO -> new NioListener(group, address, settings, limit, protocol);
         };
         listener.startAccepting();
         return listener;
@@ -104,8 +95,6 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     /** Closes the server socket so that {@link #accept()} fails. */
     abstract void closeServerSocket();
 
-    /** Releases the transport's threads once every connection has ended or been cut. */
-    abstract void shutdownTransport();
 
     // ---- bookkeeping the transports call ----
 
@@ -201,8 +190,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
             sleepQuietly(10);
         }
         boolean clean = live.isEmpty();
-        live.forEach(ProtocolConnection::abort);
-        shutdownTransport();
+        live.forEach(ProtocolConnection::abort); // the group's threads and loops stop with the server
         if (acceptor != null) {
             try {
                 acceptor.join(TimeUnit.SECONDS.toMillis(1));

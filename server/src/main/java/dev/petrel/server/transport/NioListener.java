@@ -9,37 +9,32 @@ import java.net.Socket;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The {@code nio} transport: the acceptor hands each admitted connection, made non-blocking, to
- * one of the event loops in turn. Waiting connections cost the loop a key and the engine's
+ * one of the group's event loops in turn (shared with the server's other listeners). Waiting connections cost the loop a key and the engine's
  * buffers, no thread; a request's exchange runs on a virtual thread, so handlers may block.
  */
 final class NioListener extends Listener<SocketChannel> {
     private final ServerSocketChannel serverChannel;
-    private final List<EventLoop> loops = new ArrayList<>();
+    private final TransportGroup group;
     private final ConnectionExecutor workers;
     private final WriteLimits writeLimits;
-    private int next; // acceptor thread only
 
-    NioListener(InetSocketAddress address, ListenerSettings settings, ConnectionLimit limit, Protocol protocol)
-            throws IOException {
+    NioListener(TransportGroup group, InetSocketAddress address, ListenerSettings settings, ConnectionLimit limit,
+                Protocol protocol) throws IOException {
         super(TransportKind.NIO, settings, limit, protocol);
+        this.group = group;
         this.serverChannel = ServerSocketChannel.open();
         try {
             serverChannel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             serverChannel.bind(address, settings.backlog());
-            for (int i = 0; i < settings.eventLoops(); i++) loops.add(new EventLoop("petrel-nio-loop-" + (i + 1)));
         } catch (IOException e) {
-            loops.forEach(EventLoop::close);
             serverChannel.close();
             throw e;
         }
-        loops.forEach(EventLoop::start);
-        this.workers = ConnectionExecutor.of(TransportKind.NIO, settings.maxConnections());
-        this.writeLimits = settings.writeLimits();
+        this.workers = group.executor();
+        this.writeLimits = group.writeLimits();
     }
 
     @Override
@@ -60,8 +55,7 @@ final class NioListener extends Listener<SocketChannel> {
     void serve(SocketChannel channel) throws IOException {
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         channel.configureBlocking(false);
-        EventLoop loop = loops.get(next);
-        next = (next + 1) % loops.size();
+        EventLoop loop = group.nextLoop();
         NioEndpoint endpoint = new NioEndpoint(channel, loop, writeLimits);
         ProtocolConnection engine = protocol.open(endpoint);
         endpoint.onClose(() -> closed(engine));
@@ -84,11 +78,5 @@ final class NioListener extends Listener<SocketChannel> {
     @Override
     void closeServerSocket() {
         closeQuietly(serverChannel);
-    }
-
-    @Override
-    void shutdownTransport() {
-        workers.close();
-        loops.forEach(EventLoop::close);
     }
 }

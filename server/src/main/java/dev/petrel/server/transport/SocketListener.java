@@ -22,9 +22,9 @@ final class SocketListener extends Listener<Socket> {
     private final WriteWatchdog watchdog;
     private final WriteLimits writeLimits;
 
-    SocketListener(TransportKind kind, InetSocketAddress address, ListenerSettings settings, ConnectionLimit limit,
+    SocketListener(TransportGroup group, InetSocketAddress address, ListenerSettings settings, ConnectionLimit limit,
                    Protocol protocol) throws IOException {
-        super(kind, settings, limit, protocol);
+        super(group.kind(), settings, limit, protocol);
         this.serverSocket = new ServerSocket();
         serverSocket.setReuseAddress(true);
         try {
@@ -33,9 +33,9 @@ final class SocketListener extends Listener<Socket> {
             serverSocket.close();
             throw e;
         }
-        this.executor = ConnectionExecutor.of(kind, settings.maxConnections());
-        this.writeLimits = settings.writeLimits();
-        this.watchdog = new WriteWatchdog(writeLimits);
+        this.executor = group.executor();
+        this.writeLimits = group.writeLimits();
+        this.watchdog = group.watchdog();
     }
 
     @Override
@@ -78,11 +78,5 @@ final class SocketListener extends Listener<Socket> {
     @Override
     void closeServerSocket() {
         closeQuietly(serverSocket);
-    }
-
-    @Override
-    void shutdownTransport() {
-        watchdog.close();
-        executor.close();
     }
 }

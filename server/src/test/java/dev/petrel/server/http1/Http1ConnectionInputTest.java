@@ -65,7 +65,7 @@ class Http1ConnectionInputTest {
         ScriptedEndpoint endpoint = new ScriptedEndpoint(segments, bytesPerRead, ScriptedEndpoint.End.EOF);
         ServerConfig config = ServerConfig.DEFAULT;
         new Http1Connection(endpoint, handler, true, config, new DateCache(CLOCK),
-                new BufferPool(Http1Connection.responseBufferBytes(config), 1), pool).serve();
+                new BufferPool(Http1Connection.responseBufferBytes(config), 1), pool, null).serve();
         return endpoint;
     }
 
@@ -261,7 +261,7 @@ class Http1ConnectionInputTest {
         SuspendingEndpoint endpoint = new SuspendingEndpoint();
         ServerConfig config = ServerConfig.DEFAULT;
         Http1Connection engine = new Http1Connection(endpoint, PATH, true, config, new DateCache(CLOCK),
-                new BufferPool(Http1Connection.responseBufferBytes(config), 1), pool);
+                new BufferPool(Http1Connection.responseBufferBytes(config), 1), pool, null);
         String head = getPadded("/big", 4096);
         endpoint.feed(head.substring(0, 3000));
 

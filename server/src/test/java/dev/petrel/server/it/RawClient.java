@@ -46,6 +46,32 @@ final class RawClient implements AutoCloseable {
         return connect(server, 0);
     }
 
+    /**
+     * Connects to {@code server} from the local address {@code from} (any 127.x.y.z is loopback
+     * on Linux, so a test can be a client the server does not trust), sends {@code preface} in
+     * clear text (a PROXY protocol header), then speaks TLS if the server serves HTTPS only.
+     */
+    static RawClient connectWithPreface(Server server, String from, byte[] preface) throws IOException {
+        boolean tls = !server.servesPlainHttp();
+        int port = server.address().getPort();
+        Socket socket = new Socket();
+        try {
+            socket.bind(new InetSocketAddress(from, 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", port), READ_TIMEOUT_MILLIS);
+            socket.getOutputStream().write(preface);
+            socket.getOutputStream().flush();
+            if (!tls) return new RawClient(socket, socket);
+            SSLSocket secure = (SSLSocket) TestCertificate.get().clientContext().getSocketFactory()
+                    .createSocket(socket, "localhost", port, true);
+            secure.setSoTimeout(READ_TIMEOUT_MILLIS);
+            secure.startHandshake();
+            return new RawClient(secure, socket);
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
     /** Connects to a plain HTTP port. */
     static RawClient connect(int port) throws IOException {
         return connect(port, 0, false);
