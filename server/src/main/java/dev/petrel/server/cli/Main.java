@@ -99,6 +99,8 @@ public final class Main {
                     .queueTimeout(options.queueTimeout())
                     .shutdownGrace(options.shutdownGrace())
                     .config(options.config())
+                    .proxyProtocol(options.proxyProtocol())
+                    .trustedProxies(options.trustedProxies().toArray(String[]::new))
                     .handler(app);
             if (options.maxConnections() > 0) builder.maxConnections(options.maxConnections());
             if (options.https() != null) {

@@ -23,10 +23,12 @@ import java.util.List;
  * @param https the HTTPS settings, or null for no HTTPS
  * @param ajp the AJP settings, or null for no AJP
  * @param config the engine's limits and timeouts
+ * @param proxyProtocol whether HTTP and HTTPS connections must begin with a PROXY protocol header
+ * @param trustedProxies the proxies trusted with PROXY headers and forwarding headers
  */
 record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
                     Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https, AjpOptions ajp,
-                    ServerConfig config) {
+                    ServerConfig config, boolean proxyProtocol, List<String> trustedProxies) {
     static final TransportKind DEFAULT_TRANSPORT = TransportKind.NIO;
 
     static final String HELP = """
@@ -58,6 +60,14 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                                       while every connection slot is taken, connections that
                                       have waited this long for a request head are closed to
                                       make room (default %d)
+
+            Behind a proxy (HAProxy, nginx, a load balancer):
+              --trusted-proxy CIDR    a proxy in front, e.g. 10.0.0.0/8 or 127.0.0.1 (repeatable):
+                                      its Forwarded and X-Forwarded-For/-Proto/-Host/-Port
+                                      headers say who the client was; anyone else's are ignored
+              --proxy-protocol        HTTP and HTTPS connections must begin with a PROXY protocol
+                                      header (v1 or v2, as HAProxy's send-proxy sends it) from a
+                                      --trusted-proxy; others are closed
 
             HTTPS (TLS 1.3 and 1.2, on the same transport):
               --https                 serve HTTPS too, on port %d unless --https-port says;
@@ -128,6 +138,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         Duration rateGrace = defaults.minRequestBodyRate().grace();
         Duration bodyTimeout = defaults.requestBodyTimeout();
         Duration headTimeoutWhenFull = defaults.headTimeoutWhenFull();
+        boolean proxyProtocol = false;
+        List<String> trustedProxies = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg;
@@ -155,6 +167,19 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 case "--min-response-rate" -> minResponseRate = intIn(value != null ? value : next(args, ++i, name), name, 0, 1_000_000_000);
                 case "--rate-grace" -> rateGrace = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 3600));
                 case "--body-timeout" -> bodyTimeout = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 86_400));
+                case "--proxy-protocol" -> {
+                    if (value != null) throw new UsageException("--proxy-protocol takes no value; the proxies are --trusted-proxy CIDR");
+                    proxyProtocol = true;
+                }
+                case "--trusted-proxy" -> {
+                    String cidr = value != null ? value : next(args, ++i, name);
+                    try {
+                        dev.petrel.server.Connector.http(0).trustedProxies(cidr);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--trusted-proxy: " + e.getMessage());
+                    }
+                    trustedProxies.add(cidr);
+                }
                 case "--head-timeout-when-full" -> headTimeoutWhenFull = Duration.ofSeconds(
                         intIn(value != null ? value : next(args, ++i, name), name, 1, 3600));
                 case "--https" -> {
@@ -241,7 +266,11 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 .withMinResponseRate(minResponseRate == 0 ? DataRate.OFF : new DataRate(minResponseRate, rateGrace))
                 .withRequestBodyTimeout(bodyTimeout)
                 .withHeadTimeoutWhenFull(headTimeoutWhenFull);
-        return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions, config);
+        if (proxyProtocol && trustedProxies.isEmpty()) {
+            throw new UsageException("--proxy-protocol needs --trusted-proxy CIDR: the addresses allowed to send PROXY headers");
+        }
+        return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions, config,
+                proxyProtocol, List.copyOf(trustedProxies));
     }
 
     private static String next(List<String> args, int i, String option) throws UsageException {

@@ -32,6 +32,19 @@ class ServeOptionsTest {
     }
 
     @Test
+    void proxyOptionsNeedTheTrustedProxies() throws Exception {
+        assertThat(parse().proxyProtocol()).isFalse();
+        assertThat(parse().trustedProxies()).isEmpty();
+        ServeOptions behind = parse("--proxy-protocol", "--trusted-proxy", "10.0.0.0/8", "--trusted-proxy=127.0.0.1");
+        assertThat(behind.proxyProtocol()).isTrue();
+        assertThat(behind.trustedProxies()).containsExactly("10.0.0.0/8", "127.0.0.1");
+        assertThatThrownBy(() -> parse("--proxy-protocol")).isInstanceOf(UsageException.class)
+                .hasMessage("--proxy-protocol needs --trusted-proxy CIDR: the addresses allowed to send PROXY headers");
+        assertThatThrownBy(() -> parse("--trusted-proxy", "lb.example.com")).isInstanceOf(UsageException.class)
+                .hasMessage("--trusted-proxy: not an IP address or CIDR block: 'lb.example.com'");
+    }
+
+    @Test
     void noHttpsUnlessAsked() throws Exception {
         ServeOptions options = parse("--port", "9000");
         assertThat(options.https()).isNull();

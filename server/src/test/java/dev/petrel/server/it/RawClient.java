@@ -72,6 +72,24 @@ final class RawClient implements AutoCloseable {
         }
     }
 
+    /** Connects to a plain HTTP port on loopback from the local address {@code from}, e.g. {@code 127.0.0.2}. */
+    static RawClient connectFrom(String from, int port) throws IOException {
+        Socket socket = new Socket();
+        try {
+            socket.bind(new InetSocketAddress(from, 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", port), READ_TIMEOUT_MILLIS);
+            return new RawClient(socket, socket);
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /** The local port this client connected from. */
+    int localPort() {
+        return tcp.getLocalPort();
+    }
+
     /** Connects to a plain HTTP port. */
     static RawClient connect(int port) throws IOException {
         return connect(port, 0, false);
