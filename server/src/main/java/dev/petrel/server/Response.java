@@ -80,4 +80,18 @@ public interface Response {
      * @throws IllegalStateException when the response is committed already
      */
     void sendInterim(int status) throws IOException;
+
+    /**
+     * Keeps the exchange open after the handler returns, for another thread to finish the
+     * response: the exchange (and its connection) waits until the returned {@link Detached} is
+     * completed or failed, or {@code timeout} passes; then the client gets {@code 503} when
+     * nothing was sent yet, or the connection is cut, and the late thread's writes fail. One
+     * thread at a time may write the response. A handler that detaches may block, by nature: it
+     * cannot be one marked {@link Handler#nonBlocking non-blocking} running on an event loop,
+     * where this throws {@link IllegalStateException}.
+     *
+     * @param timeout how long the exchange waits for the completion
+     * @throws IllegalStateException when the response is detached already, or the handler runs on an event loop
+     */
+    Detached detach(java.time.Duration timeout);
 }

@@ -43,6 +43,14 @@ public interface Endpoint extends RequestOrigin {
     }
 
     /**
+     * Whether the calling thread is the event loop this endpoint belongs to: code there must never
+     * wait (a handler that detaches its response, say). Default: false.
+     */
+    default boolean onEventLoop() {
+        return false;
+    }
+
+    /**
      * Whether this endpoint holds input of its own that a read would return without the socket
      * becoming readable again, such as a TLS record received whole but not yet decrypted. A
      * transport that waits without a thread relies on the socket's readiness, which says nothing

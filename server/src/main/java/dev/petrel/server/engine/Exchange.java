@@ -36,7 +36,7 @@ public final class Exchange {
                     String protocol) {
         this.body = body;
         this.request = new ExchangeRequest(body);
-        this.response = new ExchangeResponse(wire, pool, body);
+        this.response = new ExchangeResponse(wire, pool, body, connection);
         this.lifecycle = lifecycle;
         this.connection = connection;
         this.protocol = protocol;
@@ -53,39 +53,81 @@ public final class Exchange {
     }
 
     /**
-     * Runs {@code handler} and completes its response.
+     * Runs {@code handler} and completes its response; when the handler detached the response,
+     * waits for its completion first (see {@link dev.petrel.server.Response#detach}).
      *
      * @return false when the connection must end (an error after bytes of the response had left)
      * @throws IOException when the response could not be written: the client is gone
      */
     public boolean run(Handler handler) throws IOException {
+        Throwable thrown = null;
         try {
             handler.handle(request, response);
-            response.finish(); // inside: an uncommitted response the handler got wrong is its failure too
-            return true;
-        } catch (HttpStatusException e) {
-            return answerWithError(e.status(), e.getMessage());
-        } catch (IOException e) {
-            Exception bodyFailure = body.failure();
-            if (bodyFailure != null) {
-                // the body was cut short, too slow or malformed: the framing is lost, so answer (unless
-                // bytes have left) and close; the handler met the failure, whatever it threw then
-                LOG.log(System.Logger.Level.DEBUG, () -> "request body of " + describe() + " failed: " + bodyFailure.getMessage());
-                if (response.sent()) throw e;
-                return switch (bodyFailure) {
-                    case IncompleteBodyException incomplete -> answerWithError(incomplete.status(), incomplete.getMessage());
-                    case HttpStatusException status -> answerWithError(status.status(), status.getMessage());
-                    default -> answerWithError(400, HttpStatus.reason(400));
-                };
-            }
-            if (response.sent()) throw e; // the client is gone, or the response broke
-            // the handler's own I/O (a file, a database) failed with nothing sent: a 500 like any
-            // exception; were the client gone instead, writing the 500 fails and the connection ends
-            LOG.log(System.Logger.Level.WARNING, "handler failed on " + describe(), e);
-            return answerWithError(500, HttpStatus.reason(500));
         } catch (Exception | AssertionError | LinkageError | StackOverflowError e) {
-            LOG.log(System.Logger.Level.WARNING, "handler failed on " + describe(), e);
-            return answerWithError(500, HttpStatus.reason(500));
+            thrown = e;
+        }
+        Completion detached = response.detached();
+        if (thrown == null && detached != null) {
+            Completion.Outcome outcome;
+            try {
+                outcome = detached.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                lifecycle.abort(); // the server is going away
+                return false;
+            }
+            if (outcome == Completion.Outcome.TIMED_OUT) return timedOut(detached);
+            if (outcome == Completion.Outcome.FAILED) thrown = detached.failure();
+        }
+        if (thrown == null) {
+            try {
+                response.finish(); // an uncommitted response the handler got wrong is its failure too
+                return true;
+            } catch (Exception | AssertionError e) {
+                thrown = e;
+            }
+        }
+        return answer(thrown);
+    }
+
+    /** A detached response not completed in time: {@code 503} when nothing was sent, else the connection is cut. */
+    private boolean timedOut(Completion detached) throws IOException {
+        response.closeToHandler();
+        LOG.log(System.Logger.Level.WARNING, "the detached response to " + describe() + " was not completed within "
+                + detached.timeoutMillis() + " ms");
+        return answerWithError(503, "The response was not completed in time");
+    }
+
+    /** Turns what the handler threw into an answer (see the class comment). */
+    private boolean answer(Throwable thrown) throws IOException {
+        switch (thrown) {
+            case HttpStatusException e -> {
+                return answerWithError(e.status(), e.getMessage());
+            }
+            case IOException e -> {
+                Exception bodyFailure = body.failure();
+                if (bodyFailure != null) {
+                    // the body was cut short, too slow or malformed: the framing is lost, so answer (unless
+                    // bytes have left) and close; the handler met the failure, whatever it threw then
+                    LOG.log(System.Logger.Level.DEBUG, () -> "request body of " + describe() + " failed: " + bodyFailure.getMessage());
+                    if (response.sent()) throw e;
+                    return switch (bodyFailure) {
+                        case IncompleteBodyException incomplete -> answerWithError(incomplete.status(), incomplete.getMessage());
+                        case HttpStatusException status -> answerWithError(status.status(), status.getMessage());
+                        default -> answerWithError(400, HttpStatus.reason(400));
+                    };
+                }
+                if (response.sent()) throw e; // the client is gone, or the response broke
+                // the handler's own I/O (a file, a database) failed with nothing sent: a 500 like any
+                // exception; were the client gone instead, writing the 500 fails and the connection ends
+                LOG.log(System.Logger.Level.WARNING, "handler failed on " + describe(), e);
+                return answerWithError(500, HttpStatus.reason(500));
+            }
+            case Error e when !(e instanceof AssertionError || e instanceof LinkageError || e instanceof StackOverflowError) -> throw e;
+            default -> {
+                LOG.log(System.Logger.Level.WARNING, "handler failed on " + describe(), thrown);
+                return answerWithError(500, HttpStatus.reason(500));
+            }
         }
     }
 
@@ -99,10 +141,8 @@ public final class Exchange {
             lifecycle.abort(); // the client sees a truncated response rather than a wrong one
             return false;
         }
-        response.discard();
-        response.status(status).header("Content-Type", "text/plain;charset=UTF-8");
         String reason = HttpStatus.reason(status);
-        response.send(message == null || message.equals(reason) ? reason + "\n" : reason + ": " + message + "\n");
+        response.answer(status, message == null || message.equals(reason) ? reason + "\n" : reason + ": " + message + "\n");
         return true;
     }
 

@@ -37,6 +37,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private final ResponseWire wire;
     private final BufferPool pool;
     private final BodyFailure requestBody;
+    private final Endpoint connection;
     private final int headRoom;
     private final int bufferSize;
     private final ResponseHeaders headers = new ResponseHeaders();
@@ -49,12 +50,18 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private long declaredLength;
     private int buffered; // body bytes held at headRoom in work, not sent yet
     private long written; // body bytes the handler wrote, sent or not
+    private Completion detached; // when the handler detached the response
+    private volatile boolean closedToHandler; // a detached response timed out: the late handler's calls fail
 
-    /** A response framed by {@code wire}, buffering in {@code pool}'s buffers, ruled by {@code requestBody}'s state. */
-    public ExchangeResponse(ResponseWire wire, BufferPool pool, BodyFailure requestBody) {
+    /**
+     * A response on {@code connection} framed by {@code wire}, buffering in {@code pool}'s buffers,
+     * ruled by {@code requestBody}'s state.
+     */
+    public ExchangeResponse(ResponseWire wire, BufferPool pool, BodyFailure requestBody, Endpoint connection) {
         this.wire = wire;
         this.pool = pool;
         this.requestBody = requestBody;
+        this.connection = connection;
         this.headRoom = wire.headRoom();
         this.bufferSize = pool.bufferSize() - wire.headRoom() - wire.tailRoom();
         if (bufferSize < 1) throw new IllegalArgumentException("pool buffers leave no room for a body");
@@ -70,6 +77,8 @@ public final class ExchangeResponse implements Response, ResponseHead {
         written = 0;
         headers.clear();
         trailers.clear();
+        detached = null;
+        closedToHandler = false;
         wire.begin();
     }
 
@@ -103,7 +112,9 @@ public final class ExchangeResponse implements Response, ResponseHead {
     public void discard() {
         if (wire.sent()) throw new IllegalStateException("response already sent in part");
         wire.discard();
+        boolean closed = closedToHandler;
         begin(headRequest);
+        closedToHandler = closed; // a late handler stays out of the server's answer
     }
 
     /**
@@ -134,6 +145,24 @@ public final class ExchangeResponse implements Response, ResponseHead {
         }
     }
 
+    /** The completion the handler detached the response with, or null. */
+    Completion detached() {
+        return detached;
+    }
+
+    /** A detached response timed out: the handler's thread may no longer touch it. */
+    void closeToHandler() {
+        closedToHandler = true;
+    }
+
+    /** Answers with an error in plain text in place of whatever was buffered; only while nothing was sent. */
+    void answer(int status, String text) throws IOException {
+        discard(); // keeps a detached response's late handler out: this is the server's own answer
+        this.status = status;
+        headers.set("Content-Type", "text/plain;charset=UTF-8");
+        sendWhole(text.getBytes(StandardCharsets.UTF_8));
+    }
+
     /** Sends {@code 100 Continue}, or another interim status with no headers. */
     public void interim(int status) throws IOException {
         if (state == State.OPEN) wire.interim(status, null);
@@ -160,7 +189,12 @@ public final class ExchangeResponse implements Response, ResponseHead {
     }
 
     private void checkOpen() {
+        checkHandler();
         if (state != State.OPEN) throw new IllegalStateException("response already committed");
+    }
+
+    private void checkHandler() {
+        if (closedToHandler) throw new IllegalStateException("the detached response timed out; the server answered it");
     }
 
     // ---- the handler's Response ----
@@ -231,6 +265,19 @@ public final class ExchangeResponse implements Response, ResponseHead {
     }
 
     @Override
+    public dev.petrel.server.Detached detach(java.time.Duration timeout) {
+        java.util.Objects.requireNonNull(timeout, "timeout");
+        checkHandler();
+        if (detached != null) throw new IllegalStateException("the response is detached already");
+        if (connection.onEventLoop()) {
+            throw new IllegalStateException("a handler running on an event loop cannot detach its response:"
+                    + " one that detaches may block, so it must not be marked non-blocking");
+        }
+        detached = new Completion(timeout);
+        return detached;
+    }
+
+    @Override
     public void reset() {
         checkOpen();
         begin(headRequest);
@@ -240,6 +287,10 @@ public final class ExchangeResponse implements Response, ResponseHead {
     public void send(byte[] body) throws IOException {
         checkOpen();
         Objects.requireNonNull(body, "body");
+        sendWhole(body);
+    }
+
+    private void sendWhole(byte[] body) throws IOException {
         if (buffered > 0) {
             stream.write(body);
             finish();
@@ -355,6 +406,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
             Objects.checkFromIndexSize(off, len, b.length);
+            checkHandler();
             if (state == State.COMPLETE) throw new IOException("response already complete");
             if (len == 0) return;
             written += len;

@@ -58,6 +58,11 @@ final class ProxiedEndpoint implements Endpoint {
     }
 
     @Override
+    public boolean onEventLoop() {
+        return endpoint.onEventLoop();
+    }
+
+    @Override
     public void write(byte[] src, int off, int len) throws IOException {
         endpoint.write(src, off, len);
     }

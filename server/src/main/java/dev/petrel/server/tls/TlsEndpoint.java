@@ -46,10 +46,14 @@ import javax.net.ssl.StandardConstants;
  * packet again), about 49 KiB a connection besides the {@code SSLEngine} itself. A record that
  * does not fit them is an error, not a reason to grow.
  *
- * <p>Threads: the connection's own thread (or its event loop between requests) reads and writes;
- * a lock, held only by that thread, keeps the {@code SSLEngine} to one thread at a time. Any
- * thread may {@link #close}: when the lock is busy (the owner waits in a read) it skips
- * close_notify and closes the raw endpoint, which ends the owner's wait.
+ * <p>Threads: full duplex. One thread may read while another writes, as the {@code SSLEngine}
+ * allows {@code unwrap} and {@code wrap} to run at once: a read lock keeps the input side (the
+ * ciphertext and plaintext in) to one reader, a write lock the output side (the ciphertext out) to
+ * one writer, and whoever holds both takes the read lock first. A reader that must answer a
+ * post-handshake message (a TLS 1.3 KeyUpdate) sends it only when no writer is busy; otherwise the
+ * engine keeps it and the writer's next record carries it out first. Any thread may
+ * {@link #close}: when a writer is busy it skips close_notify and closes the raw endpoint, which
+ * ends every wait.
  *
  * <p>Renegotiation (TLS 1.2) is refused: a handshake message after the initial handshake closes
  * the connection (see {@link #read}). TLS 1.3 post-handshake messages (a client's KeyUpdate) are
@@ -63,18 +67,21 @@ public final class TlsEndpoint implements Endpoint {
 
     private final Endpoint raw;
     private final SSLEngine engine;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock readLock = new ReentrantLock();
+    private final ReentrantLock writeLock = new ReentrantLock();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    // guarded by lock
+    // guarded by readLock
     private final ByteBuffer netIn;   // ciphertext received, not unwrapped yet: from position to limit
     private final ByteBuffer appIn;   // plaintext unwrapped, not read yet: from position to limit
-    private final ByteBuffer netOut;  // ciphertext wrapped, not written yet: from 0 to position
     private boolean sniffed;          // the first byte was looked at
-    private boolean established;      // the initial handshake completed
-    private boolean tls13;
     private boolean inboundDone;      // the peer's close_notify or end of stream was read
+    // guarded by writeLock
+    private final ByteBuffer netOut;  // ciphertext wrapped, not written yet: from 0 to position
     private boolean closeNotifySent;
+    // written under both locks during the handshake, read under either afterwards
+    private volatile boolean established; // the initial handshake completed
+    private volatile boolean tls13;
 
     // set once at the end of the handshake, read by any thread
     private volatile String protocol;
@@ -148,7 +155,8 @@ public final class TlsEndpoint implements Endpoint {
      */
     public void handshake(int timeoutMillis) throws IOException {
         if (timeoutMillis <= 0) throw new IllegalArgumentException("handshake timeout must be positive: " + timeoutMillis);
-        lock.lock();
+        readLock.lock();
+        writeLock.lock();
         try {
             if (established) throw new IllegalStateException("the handshake is done already");
             ensureOpen();
@@ -163,7 +171,8 @@ public final class TlsEndpoint implements Endpoint {
                 throw e;
             }
         } finally {
-            lock.unlock();
+            writeLock.unlock();
+            readLock.unlock();
         }
     }
 
@@ -295,14 +304,14 @@ public final class TlsEndpoint implements Endpoint {
      */
     @Override
     public int read(ByteBuffer dst, int timeoutMillis) throws IOException {
-        lock.lock();
+        readLock.lock();
         try {
             ensureReady();
-            sendPostHandshake();
+            sendPostHandshakeUnlessWriting();
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, timeoutMillis));
             return fillPlaintext(true, deadline, timeoutMillis) < 0 ? -1 : take(dst);
         } finally {
-            lock.unlock();
+            readLock.unlock();
         }
     }
 
@@ -322,12 +331,12 @@ public final class TlsEndpoint implements Endpoint {
     public int readAvailable(ByteBuffer dst) throws IOException {
         // Busy only while close() on another thread sends close_notify: the connection is ending, and an
         // event loop must not wait for it.
-        if (!lock.tryLock()) return 0;
+        if (!readLock.tryLock()) return 0;
         try {
             ensureReady();
             return fillPlaintext(false, 0, 0) < 0 ? -1 : take(dst);
         } finally {
-            lock.unlock();
+            readLock.unlock();
         }
     }
 
@@ -377,10 +386,26 @@ public final class TlsEndpoint implements Endpoint {
         if (!tls13) refuseRenegotiation();
         if (status == HandshakeStatus.NEED_TASK) runDelegatedTasks();
         if (engine.getHandshakeStatus() != HandshakeStatus.NEED_WRAP) return;
-        if (mayWrite) {
+        // the output side is the writer's: a busy writer's next record carries the answer out first
+        if (!writeLock.tryLock()) return;
+        try {
+            if (mayWrite) {
+                sendPostHandshake();
+            } else if (netOut.position() == 0) {
+                engine.wrap(EMPTY, netOut); // queued: sent by the next write or read
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** On the reading side: sends what the output side owes the peer, unless a writer is busy (it sends it then). */
+    private void sendPostHandshakeUnlessWriting() throws IOException {
+        if (!writeLock.tryLock()) return;
+        try {
             sendPostHandshake();
-        } else if (netOut.position() == 0) {
-            engine.wrap(EMPTY, netOut); // queued: sent by the next write or read
+        } finally {
+            writeLock.unlock();
         }
     }
 
@@ -460,7 +485,7 @@ public final class TlsEndpoint implements Endpoint {
     @Override
     public void write(byte[] src, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, src.length);
-        lock.lock();
+        writeLock.lock();
         try {
             ensureReady();
             sendPostHandshake();
@@ -474,7 +499,7 @@ public final class TlsEndpoint implements Endpoint {
                 }
             }
         } finally {
-            lock.unlock();
+            writeLock.unlock();
         }
     }
 
@@ -516,11 +541,11 @@ public final class TlsEndpoint implements Endpoint {
     /** Sends close_notify (once), then half-closes the raw endpoint. */
     @Override
     public void shutdownOutput() throws IOException {
-        lock.lock();
+        writeLock.lock();
         try {
             sendCloseNotify();
         } finally {
-            lock.unlock();
+            writeLock.unlock();
         }
         raw.shutdownOutput();
     }
@@ -532,14 +557,14 @@ public final class TlsEndpoint implements Endpoint {
     @Override
     public void closeGracefully(int lingerMillis, int lingerBytes) {
         boolean notified;
-        lock.lock();
+        writeLock.lock();
         try {
             sendCloseNotify();
             notified = true;
         } catch (IOException | RuntimeException e) {
             notified = false; // the client is gone: nothing to linger for
         } finally {
-            lock.unlock();
+            writeLock.unlock();
         }
         closed.set(true);
         if (notified) raw.closeGracefully(lingerMillis, lingerBytes);
@@ -553,13 +578,13 @@ public final class TlsEndpoint implements Endpoint {
      */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true) && lock.tryLock()) {
+        if (closed.compareAndSet(false, true) && writeLock.tryLock()) {
             try {
                 sendCloseNotify();
             } catch (IOException | RuntimeException e) {
                 // best effort: the client may be gone
             } finally {
-                lock.unlock();
+                writeLock.unlock();
             }
         }
         raw.close();
@@ -588,6 +613,11 @@ public final class TlsEndpoint implements Endpoint {
     @Override
     public boolean waitsWithoutThread() {
         return raw.waitsWithoutThread();
+    }
+
+    @Override
+    public boolean onEventLoop() {
+        return raw.onEventLoop();
     }
 
     /** Ciphertext received but not unwrapped, or plaintext not read yet: a pipelined record the socket will not announce again. */

@@ -18,7 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@link EventLoop}. Between requests the engine reads with {@link #readAvailable} and hands the
  * connection back to the loop. Inside an exchange the engine runs on a worker thread that wants
  * blocking reads and writes: when the socket has nothing to read, or no room to write, the worker
- * asks the loop to watch for it and parks until the loop wakes it or the timeout passes. A slow
+ * asks the loop to watch for it and parks until the loop wakes it or the timeout passes. The two
+ * directions wait apart (full duplex): one thread may wait to write a response while another waits
+ * for more of the request body, and each is woken by its own readiness. A slow
  * reader therefore holds back its handler (back-pressure) and never makes the server buffer more
  * than the response buffer; a client that takes no bytes for the write timeout, or takes them
  * slower than the minimum rate, is cut (see {@link WriteLimits}).
@@ -35,8 +37,8 @@ final class NioEndpoint implements Endpoint {
     private SelectionKey key; // set on the loop at registration, before any worker sees this endpoint
     private NioConnection connection;
 
-    private volatile Thread waiter;
-    private volatile int awaitedOps; // what the waiter waits for; 0 once ready or given up
+    private final Waiter reader = new Waiter(SelectionKey.OP_READ);
+    private final Waiter writer = new Waiter(SelectionKey.OP_WRITE);
 
     // a wrapper over the last array written, reused: the response buffer is the same array every time
     private byte[] wrappedArray;
@@ -63,6 +65,11 @@ final class NioEndpoint implements Endpoint {
     @Override
     public boolean waitsWithoutThread() {
         return true;
+    }
+
+    @Override
+    public boolean onEventLoop() {
+        return loop.inLoop();
     }
 
     @Override
@@ -111,14 +118,31 @@ final class NioEndpoint implements Endpoint {
         }
     }
 
+    /** A worker parked until the socket is ready in one direction. */
+    private static final class Waiter {
+        final int op;
+        volatile Thread thread;
+        volatile boolean waiting; // set by the worker; cleared by the loop once ready, or by the worker giving up
+
+        Waiter(int op) {
+            this.op = op;
+        }
+
+        void wake() {
+            Thread parked = thread;
+            if (parked != null) LockSupport.unpark(parked);
+        }
+    }
+
     /** Parks the calling worker until the loop sees the socket ready for {@code op}; false at the deadline. */
     private boolean await(int op, long deadline) throws IOException {
         if (loop.inLoop()) return awaitOnLoop(op, deadline);
-        waiter = Thread.currentThread();
-        awaitedOps = op;
+        Waiter waiter = op == SelectionKey.OP_READ ? reader : writer;
+        waiter.thread = Thread.currentThread();
+        waiter.waiting = true;
         loop.execute(watchAwaited);
         try {
-            while (awaitedOps != 0) {
+            while (waiter.waiting) {
                 if (closed.get()) throw new ClosedChannelException();
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) return false;
@@ -127,8 +151,8 @@ final class NioEndpoint implements Endpoint {
             if (closed.get()) throw new ClosedChannelException();
             return true;
         } finally {
-            awaitedOps = 0;
-            waiter = null;
+            waiter.waiting = false;
+            waiter.thread = null;
         }
     }
 
@@ -148,20 +172,23 @@ final class NioEndpoint implements Endpoint {
         }
     }
 
-    /** On the loop: adds what the worker waits for to the key's interest. */
+    /** On the loop: adds what the workers wait for to the key's interest. */
     private void watchAwaited() {
-        int ops = awaitedOps;
+        int ops = (reader.waiting ? reader.op : 0) | (writer.waiting ? writer.op : 0);
         if (ops != 0 && key.isValid()) key.interestOps(key.interestOps() | ops);
     }
 
-    /** On the loop: the socket is ready while a worker runs the engine; wake it if it waits for this. */
+    /** On the loop: the socket is ready while workers run the engine; wake those waiting for it. */
     void onReady(int readyOps) {
         if (key.isValid()) key.interestOps(key.interestOps() & ~readyOps); // level-triggered: stop watching until asked again
-        int ops = awaitedOps;
-        if (ops != 0 && (readyOps & ops) != 0) {
-            awaitedOps = 0;
-            Thread thread = waiter;
-            if (thread != null) LockSupport.unpark(thread);
+        wakeIfReady(reader, readyOps);
+        wakeIfReady(writer, readyOps);
+    }
+
+    private static void wakeIfReady(Waiter waiter, int readyOps) {
+        if ((readyOps & waiter.op) != 0 && waiter.waiting) {
+            waiter.waiting = false;
+            waiter.wake();
         }
     }
 
@@ -192,8 +219,8 @@ final class NioEndpoint implements Endpoint {
         } catch (IOException ignored) {
             // closing
         }
-        Thread thread = waiter;
-        if (thread != null) LockSupport.unpark(thread);
+        reader.wake();
+        writer.wake();
         loop.wakeup(); // the selector lets go of the closed channel at its next select
         onClose.run();
     }

@@ -349,7 +349,8 @@ class TlsEndpointMemoryTest {
 
         assertThatThrownBy(() -> reader.get(READ_MILLIS, TimeUnit.MILLISECONDS)).hasCauseInstanceOf(SocketException.class);
         assertThat(c.raw().closed()).isTrue();
-        assertThat(c.raw().writtenTotal()).as("no close_notify while the reader held the engine").isEqualTo(written);
+        // full duplex: the output side is free while a reader waits, so the close says close_notify first
+        assertThat(c.raw().writtenTotal()).as("close_notify sent while the reader waited").isGreaterThan(written);
     }
 
     // ---- bad openings ----
