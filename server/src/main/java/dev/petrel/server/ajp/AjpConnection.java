@@ -15,13 +15,12 @@ import dev.petrel.server.ServerConfig;
 import dev.petrel.server.engine.BodyWaitLimits;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.ConnectionInput;
-import dev.petrel.server.engine.ConnectionLifecycle;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.Exchange;
 import dev.petrel.server.engine.ExchangeRequest;
 import dev.petrel.server.engine.ExchangeResponse;
 import dev.petrel.server.engine.HeadWait;
-import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.engine.RequestConnection;
 import java.io.IOException;
 
 /**
@@ -37,11 +36,10 @@ import java.io.IOException;
  * naming what was wrong; a forward-request that cannot be used is answered with the HTTP codec's
  * status, then the connection closes.
  */
-public final class AjpConnection implements ProtocolConnection {
+public final class AjpConnection extends RequestConnection {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.ajp");
     private static final byte[] CPONG = AjpResponseEncoder.cpong();
 
-    private final Endpoint endpoint;
     private final Handler handler;
     private final boolean handlerMayBlock;
     private final ServerConfig config;
@@ -56,9 +54,7 @@ public final class AjpConnection implements ProtocolConnection {
     private final ExchangeRequest request;
     private final ExchangeResponse response;
 
-    private final ConnectionLifecycle lifecycle;
 
-    private final HeadWait packetWait;
     private final HeadWait.Parser packetParser;
     private int payloadLength;
     private long packetsSeen;
@@ -66,16 +62,13 @@ public final class AjpConnection implements ProtocolConnection {
 
     AjpConnection(Endpoint endpoint, Handler handler, boolean handlerMayBlock, ServerConfig config, AjpConfig ajp,
                   AjpAccess access, BufferPool pool) {
-        this.endpoint = endpoint;
-        this.lifecycle = new ConnectionLifecycle(endpoint);
+        super(endpoint, new ConnectionInput(endpoint, ajp.packetSize()), config.headerTimeout().toNanos());
         this.handler = handler;
         this.handlerMayBlock = handlerMayBlock;
         this.config = config;
         this.idleTimeoutNanos = ajp.idleTimeout().toNanos();
         this.access = access;
-        ConnectionInput input = new ConnectionInput(endpoint, ajp.packetSize());
         this.packets = new AjpPacketInput(input, ajp.packetSize());
-        this.packetWait = new HeadWait(lifecycle, input, config.headerTimeout().toNanos());
         this.packetParser = new HeadWait.Parser() { // made once, not per packet
             @Override
             public void reset() {
@@ -104,7 +97,7 @@ public final class AjpConnection implements ProtocolConnection {
         boolean waiting = false;
         try {
             while (true) {
-                switch (readPacket(!endpoint.waitsWithoutThread())) {
+                switch (readHead(!endpoint.waitsWithoutThread())) {
                     case WAITING -> {
                         waiting = true;
                         return true;
@@ -120,7 +113,7 @@ public final class AjpConnection implements ProtocolConnection {
                         return false; // never: a packet is complete or not yet, and bytes that are not AJP throw
                     }
                     case COMPLETE -> {
-                        packetWait.taken();
+                        heads.taken();
                         if (!dispatch()) return false;
                     }
                 }
@@ -171,32 +164,14 @@ public final class AjpConnection implements ProtocolConnection {
     }
 
     @Override
-    public boolean poll() {
-        try {
-            return readPacket(false) != HeadWait.Progress.WAITING;
-        } catch (IOException | RuntimeException e) {
-            return true; // serve() meets the failure again and ends the connection
-        }
-    }
-
-    @Override
     public boolean mayBlock() {
         return handlerMayBlock;
     }
 
+    /** Never: a front end pools its connections on purpose, and bounds them itself. */
     @Override
-    public long wakeDeadline() {
-        return packetWait.wakeDeadline();
-    }
-
-    @Override
-    public void drain() {
-        lifecycle.drain();
-    }
-
-    @Override
-    public void abort() {
-        lifecycle.abort();
+    public boolean shed(long waitingSinceBefore) {
+        return false;
     }
 
     // ---- reading the next packet ----
@@ -206,9 +181,10 @@ public final class AjpConnection implements ProtocolConnection {
      * the header timeout of accept; later ones within the idle timeout, or as long as the front
      * end keeps the connection when there is none (it pools its connections).
      */
-    private HeadWait.Progress readPacket(boolean mayWait) throws IOException {
+    @Override
+    protected HeadWait.Progress readHead(boolean mayWait) throws IOException {
         long idle = packetsSeen == 0 ? config.headerTimeout().toNanos() : idleTimeoutNanos > 0 ? idleTimeoutNanos : HeadWait.FOREVER;
-        return packetWait.await(mayWait, idle, packetParser);
+        return heads.await(mayWait, idle, packetParser);
     }
 
     // ---- one exchange ----

@@ -15,14 +15,13 @@ import dev.petrel.server.ServerConfig;
 import dev.petrel.server.engine.BodyWaitLimits;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.ConnectionInput;
-import dev.petrel.server.engine.ConnectionLifecycle;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.Exchange;
 import dev.petrel.server.engine.ExchangeRequest;
 import dev.petrel.server.engine.ExchangeResponse;
 import dev.petrel.server.engine.HeadWait;
 import dev.petrel.server.engine.InputBufferPool;
-import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.engine.RequestConnection;
 import dev.petrel.server.engine.RequestOrigin;
 import dev.petrel.server.proxy.ForwardedOrigin;
 import java.io.IOException;
@@ -39,16 +38,14 @@ import java.io.IOException;
  * {@code maxDrainBytes}, and the server is not stopping. Pipelined requests wait in the input
  * buffer and are answered in order, one at a time.
  */
-public final class Http1Connection implements ProtocolConnection, Http1Wire.Connection {
+public final class Http1Connection extends RequestConnection implements Http1Wire.Connection {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.http1");
     /** The size of the read buffers borrowed for large heads, pipelined bursts and bodies. */
     static final int LARGE_INPUT_BYTES = 8192;
 
-    private final Endpoint endpoint;
     private final Handler handler;
     private final boolean handlerMayBlock;
     private final ServerConfig config;
-    private final ConnectionInput input;
     private final RequestParser parser;
     private final RequestBody body;
     private final Http1Wire wire;
@@ -57,10 +54,8 @@ public final class Http1Connection implements ProtocolConnection, Http1Wire.Conn
     private final ExchangeResponse response;
     private final RequestBody.FirstReadListener continueOnFirstRead = this::sendContinue; // made once, not per request
 
-    private final ConnectionLifecycle lifecycle;
     private boolean rejecting;       // answering a head that could not be used: then the connection closes
 
-    private final HeadWait heads;
     private final HeadWait.Parser headParser;
     private final ForwardedOrigin forwarded; // null: no proxy is trusted, the connection is every request's origin
     private final long headerTimeoutNanos;
@@ -94,17 +89,14 @@ public final class Http1Connection implements ProtocolConnection, Http1Wire.Conn
      */
     Http1Connection(Endpoint endpoint, Handler handler, boolean handlerMayBlock, ServerConfig config, DateCache dates,
                     BufferPool pool, InputBufferPool inputPool, ForwardedOrigin forwarded) {
+        super(endpoint, new ConnectionInput(endpoint, ConnectionInput.SMALL_BUFFER_BYTES, inputPool), config.headerTimeout().toNanos());
         this.forwarded = forwarded;
-        this.endpoint = endpoint;
-        this.lifecycle = new ConnectionLifecycle(endpoint);
         this.handler = handler;
         this.handlerMayBlock = handlerMayBlock;
         this.config = config;
-        this.input = new ConnectionInput(endpoint, ConnectionInput.SMALL_BUFFER_BYTES, inputPool);
         this.parser = new RequestParser(config.limits());
         this.headerTimeoutNanos = config.headerTimeout().toNanos();
         this.idleTimeoutNanos = config.idleTimeout().toNanos();
-        this.heads = new HeadWait(lifecycle, input, headerTimeoutNanos);
         this.headParser = new HeadWait.Parser() { // made once, not per request
             @Override
             public void reset() {
@@ -195,18 +187,6 @@ public final class Http1Connection implements ProtocolConnection, Http1Wire.Conn
         }
     }
 
-    @Override
-    public boolean poll() {
-        heads.readinessReported(true); // the socket is readable: read, however dry the last read left it
-        try {
-            return readHead(false) != HeadWait.Progress.WAITING;
-        } catch (IOException | RuntimeException e) {
-            return true; // serve() meets the failure again and ends the connection
-        } finally {
-            heads.readinessReported(false);
-        }
-    }
-
     /** A head taken in and handed back by serve() for the transport to run elsewhere. */
     @Override
     public boolean hasWork() {
@@ -232,39 +212,14 @@ public final class Http1Connection implements ProtocolConnection, Http1Wire.Conn
         return decision;
     }
 
-    @Override
-    public long wakeDeadline() {
-        return heads.wakeDeadline();
-    }
-
-    /**
-     * Asks the connection to finish: an idle one closes now, a busy one after its current
-     * response (which then says {@code Connection: close}). Safe from any thread.
-     */
-    @Override
-    public void drain() {
-        lifecycle.drain();
-    }
-
-    /** Closes the connection now, whatever it is doing. Safe from any thread. */
-    @Override
-    public void abort() {
-        lifecycle.abort();
-    }
-
-    /** Closes the connection if it has waited for its next head since before {@code waitingSinceBefore}. Safe from any thread. */
-    @Override
-    public boolean shed(long waitingSinceBefore) {
-        return lifecycle.shed(waitingSinceBefore);
-    }
-
     // ---- reading the head ----
 
     /**
      * Takes in bytes toward the next head (see {@link HeadWait}): the first request must begin
      * within the header timeout of accept, later ones within the idle timeout.
      */
-    private HeadWait.Progress readHead(boolean mayWait) throws IOException {
+    @Override
+    protected HeadWait.Progress readHead(boolean mayWait) throws IOException {
         return heads.await(mayWait, served == 0 ? headerTimeoutNanos : idleTimeoutNanos, headParser);
     }
 
