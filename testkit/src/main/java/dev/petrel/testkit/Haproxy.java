@@ -1,21 +1,12 @@
 package dev.petrel.testkit;
 
-import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A private HAProxy (Debian's {@code haproxy} package) for tests: in front of backends on
@@ -30,7 +21,6 @@ import java.util.stream.Stream;
  */
 public final class Haproxy implements AutoCloseable {
     private static final Path BINARY = Path.of("/usr/sbin/haproxy");
-    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
     /** What HAProxy tells each backend of the client, before the client's bytes. */
     public enum ProxyHeader {
@@ -48,14 +38,10 @@ public final class Haproxy implements AutoCloseable {
         }
     }
 
-    private final Path dir;
-    private final int port;
-    private final Process process;
+    private final LoopbackDaemon daemon;
 
-    private Haproxy(Path dir, int port, Process process) {
-        this.dir = dir;
-        this.port = port;
-        this.process = process;
+    private Haproxy(LoopbackDaemon daemon) {
+        this.daemon = daemon;
     }
 
     /** Why HAProxy cannot run here, or empty when it can; tests skip with this text. */
@@ -71,41 +57,23 @@ public final class Haproxy implements AutoCloseable {
 
     /** The port HAProxy listens on, on loopback. */
     public int port() {
-        return port;
+        return daemon.port();
     }
 
     /** HAProxy's process id. */
     public long pid() {
-        return process.pid();
+        return daemon.pid();
     }
 
     /** What HAProxy printed (its log goes to stderr in the foreground). */
     public String output() {
-        try {
-            return Files.readString(dir.resolve("haproxy.log"), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(no output: " + e.getMessage() + ")";
-        }
+        return daemon.output();
     }
 
     /** Stops HAProxy (SIGTERM, then SIGKILL after 5 s) and removes its folder. */
     @Override
     public void close() {
-        process.destroy();
-        try {
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException ignored) {
-            // a temporary folder left behind
-        }
+        daemon.close();
     }
 
     /** Configures and starts a {@link Haproxy}. */
@@ -153,16 +121,13 @@ public final class Haproxy implements AutoCloseable {
             Optional<String> unavailable = unavailableReason();
             if (unavailable.isPresent()) throw new IOException(unavailable.get());
             if (backends.isEmpty()) throw new IllegalStateException("no backend");
-            Path dir = Files.createTempDirectory("petrel-haproxy");
-            int port;
-            try (ServerSocket s = new ServerSocket(0, 1, LOOPBACK)) {
-                port = s.getLocalPort();
-            }
+            Path dir = LoopbackDaemon.folder("haproxy");
+            int port = LoopbackDaemon.freePort();
             StringBuilder conf = new StringBuilder();
             conf.append("global\n    maxconn 1024\n\n");
             conf.append("defaults\n    mode ").append(tcp ? "tcp" : "http").append('\n')
                 .append("    timeout connect 5s\n    timeout client 30s\n    timeout server 30s\n\n");
-            conf.append("frontend fe\n    bind ").append(LOOPBACK.getHostAddress()).append(':').append(port).append('\n')
+            conf.append("frontend fe\n    bind ").append(LoopbackDaemon.LOOPBACK.getHostAddress()).append(':').append(port).append('\n')
                 .append("    default_backend be\n\n");
             conf.append("backend be\n    balance roundrobin\n");
             if (forwardFor) conf.append("    option forwardfor\n");
@@ -174,36 +139,7 @@ public final class Haproxy implements AutoCloseable {
             }
             Path config = dir.resolve("haproxy.cfg");
             Files.writeString(config, conf);
-            ProcessBuilder pb = new ProcessBuilder(BINARY.toString(), "-db", "-f", config.toString());
-            pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            pb.redirectErrorStream(true);
-            pb.redirectOutput(dir.resolve("haproxy.log").toFile());
-            Process process = pb.start();
-            Haproxy proxy = new Haproxy(dir, port, process);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (System.nanoTime() < deadline) {
-                if (!process.isAlive()) {
-                    String output = proxy.output();
-                    proxy.close();
-                    throw new IOException("haproxy exited " + process.exitValue() + ": " + output);
-                }
-                try (Socket probe = new Socket()) {
-                    probe.connect(new InetSocketAddress(LOOPBACK, port), 200);
-                    return proxy;
-                } catch (IOException notYet) {
-                    sleep(50);
-                }
-            }
-            proxy.close();
-            throw new IOException("haproxy did not listen on " + port + " within 10 s");
-        }
-
-        private static void sleep(long millis) {
-            try {
-                Thread.sleep(millis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            return new Haproxy(LoopbackDaemon.start("haproxy", dir, port, List.of(BINARY.toString(), "-db", "-f", config.toString())));
         }
     }
 }
