@@ -19,7 +19,7 @@ import java.util.Optional;
  * }
  * }</pre>
  */
-public final class Haproxy implements AutoCloseable {
+public final class Haproxy extends LoopbackFrontEnd {
     private static final Path BINARY = Path.of("/usr/sbin/haproxy");
 
     /** What HAProxy tells each backend of the client, before the client's bytes. */
@@ -38,10 +38,8 @@ public final class Haproxy implements AutoCloseable {
         }
     }
 
-    private final LoopbackDaemon daemon;
-
     private Haproxy(LoopbackDaemon daemon) {
-        this.daemon = daemon;
+        super(daemon);
     }
 
     /** Why HAProxy cannot run here, or empty when it can; tests skip with this text. */
@@ -53,27 +51,6 @@ public final class Haproxy implements AutoCloseable {
     /** A builder; at least one {@link Builder#backend} is required. */
     public static Builder builder() {
         return new Builder();
-    }
-
-    /** The port HAProxy listens on, on loopback. */
-    public int port() {
-        return daemon.port();
-    }
-
-    /** HAProxy's process id. */
-    public long pid() {
-        return daemon.pid();
-    }
-
-    /** What HAProxy printed (its log goes to stderr in the foreground). */
-    public String output() {
-        return daemon.output();
-    }
-
-    /** Stops HAProxy (SIGTERM, then SIGKILL after 5 s) and removes its folder. */
-    @Override
-    public void close() {
-        daemon.close();
     }
 
     /** Configures and starts a {@link Haproxy}. */

@@ -24,7 +24,7 @@ import java.util.Optional;
  * }
  * }</pre>
  */
-public final class Nginx implements AutoCloseable {
+public final class Nginx extends LoopbackFrontEnd {
     private static final Path BINARY = Path.of("/usr/sbin/nginx");
     private static final Path STREAM_MODULE = Path.of("/usr/lib/nginx/modules/ngx_stream_module.so");
 
@@ -36,10 +36,8 @@ public final class Nginx implements AutoCloseable {
         HTTP
     }
 
-    private final LoopbackDaemon daemon;
-
     private Nginx(LoopbackDaemon daemon) {
-        this.daemon = daemon;
+        super(daemon);
     }
 
     /** Why nginx cannot run here in {@code mode}, or empty when it can; tests skip with this text. */
@@ -94,26 +92,5 @@ public final class Nginx implements AutoCloseable {
         // -e: its error log before the config is read, which would go to /var/log otherwise
         List<String> command = List.of(BINARY.toString(), "-p", dir + "/", "-e", "stderr", "-c", config.toString());
         return new Nginx(LoopbackDaemon.start("nginx", dir, listen, command));
-    }
-
-    /** The port nginx listens on, on loopback. */
-    public int port() {
-        return daemon.port();
-    }
-
-    /** The pid of nginx's master process. */
-    public long pid() {
-        return daemon.pid();
-    }
-
-    /** What nginx printed (its error log goes to stderr). */
-    public String output() {
-        return daemon.output();
-    }
-
-    /** Stops nginx (SIGTERM, then SIGKILL to it and its workers after 5 s) and removes its folder. */
-    @Override
-    public void close() {
-        daemon.close();
     }
 }
