@@ -1,0 +1,371 @@
+package dev.petrel.tomcat;
+
+import dev.petrel.server.Connector;
+import dev.petrel.server.Server;
+import dev.petrel.server.ServerConfig;
+import dev.petrel.server.TransportKind;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.apache.coyote.Adapter;
+import org.apache.coyote.ProtocolHandler;
+import org.apache.coyote.UpgradeProtocol;
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
+import org.apache.tomcat.util.net.SSLHostConfig;
+
+/**
+ * What Petrel's Coyote protocol handlers share: the {@code <Connector>} attributes Tomcat users
+ * set, the lifecycle Catalina drives, and a Petrel {@link Server} with one listener whose
+ * handler hands each exchange to Catalina through a {@link PetrelProcessor}.
+ *
+ * <p>Attributes are set by Catalina by name, as for Tomcat's own protocols ({@code setPort},
+ * {@code setTransport}, ...); one Petrel does not have is logged once as ignored, never dropped
+ * silently.
+ */
+public abstract class PetrelProtocol implements ProtocolHandler {
+    private static final Log LOG = LogFactory.getLog(PetrelProtocol.class);
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
+    private final ConcurrentLinkedQueue<PetrelProcessor> idle = new ConcurrentLinkedQueue<>();
+    private final AsyncTimeouts asyncTimeouts = new AsyncTimeouts();
+    private Adapter adapter;
+    private Executor executor;
+    private ExecutorService ownExecutor;
+    private ScheduledExecutorService utilityExecutor;
+    private ScheduledExecutorService ownUtilityExecutor;
+    private volatile Server server;
+    private volatile boolean paused;
+
+    private int port = 8080;
+    private InetAddress address;
+    private TransportKind transport = TransportKind.NIO;
+    private int maxConnections = 8192;
+    private int acceptCount = 100;
+    private int connectionTimeout = 60_000;
+    private int keepAliveTimeout = -1;
+    private int maxKeepAliveRequests = 100;
+    private int gracefulStopMillis = 10_000;
+    private long maxBodySize = Long.MAX_VALUE;
+
+    /** The connector Petrel listens with: HTTP or AJP, on {@code host} and {@code port}. */
+    abstract Connector connector(String host, int port);
+
+    /** The name Tomcat's logs and JMX know this connector by, as {@code http-nio-8080} for NIO. */
+    abstract String namePrefix();
+
+    // ---- attributes of <Connector>
+
+    /** The port to listen on; 0 picks a free one ({@link #getLocalPort()}). Default 8080. */
+    public int getPort() {
+        return port;
+    }
+
+    public void setPort(int port) {
+        this.port = port;
+    }
+
+    /** The port bound, once started; -1 before. */
+    public int getLocalPort() {
+        Server s = server;
+        return s == null ? -1 : s.connectors().isEmpty() ? -1 : s.addresses().getFirst().getPort();
+    }
+
+    /** The address to bind; all addresses when unset, as Tomcat's. */
+    public InetAddress getAddress() {
+        return address;
+    }
+
+    public void setAddress(InetAddress address) {
+        this.address = address;
+    }
+
+    /** Petrel's transport: {@code blocking}, {@code virtual} or {@code nio} (default). */
+    public String getTransport() {
+        return transport.cliName();
+    }
+
+    public void setTransport(String transport) {
+        this.transport = TransportKind.fromCliName(transport);
+    }
+
+    /** Connections open at once; further ones wait (Tomcat's {@code maxConnections}, default 8192). */
+    public int getMaxConnections() {
+        return maxConnections;
+    }
+
+    public void setMaxConnections(int maxConnections) {
+        this.maxConnections = maxConnections;
+    }
+
+    /** The kernel's accept backlog (Tomcat's {@code acceptCount}, default 100). */
+    public int getAcceptCount() {
+        return acceptCount;
+    }
+
+    public void setAcceptCount(int acceptCount) {
+        this.acceptCount = acceptCount;
+    }
+
+    /** Milliseconds a new connection may take to send its request head (default 60000). */
+    public int getConnectionTimeout() {
+        return connectionTimeout;
+    }
+
+    public void setConnectionTimeout(int connectionTimeout) {
+        this.connectionTimeout = connectionTimeout;
+    }
+
+    /** Milliseconds a kept-alive connection may wait for its next request; -1: {@code connectionTimeout}. */
+    public int getKeepAliveTimeout() {
+        return keepAliveTimeout;
+    }
+
+    public void setKeepAliveTimeout(int keepAliveTimeout) {
+        this.keepAliveTimeout = keepAliveTimeout;
+    }
+
+    /** Requests per connection; 1 turns keep-alive off, -1 sets no limit (default 100). */
+    public int getMaxKeepAliveRequests() {
+        return maxKeepAliveRequests;
+    }
+
+    public void setMaxKeepAliveRequests(int maxKeepAliveRequests) {
+        this.maxKeepAliveRequests = maxKeepAliveRequests;
+    }
+
+    /**
+     * The largest request body Petrel reads, in bytes (413 beyond); unlimited by default, as on
+     * Tomcat's connectors, where {@code maxPostSize} and the application's own checks apply.
+     */
+    public long getMaxBodySize() {
+        return maxBodySize;
+    }
+
+    public void setMaxBodySize(long maxBodySize) {
+        this.maxBodySize = maxBodySize;
+    }
+
+    /** Milliseconds {@link #stop()} lets requests in flight finish (default 10000). */
+    public int getGracefulStopMillis() {
+        return gracefulStopMillis;
+    }
+
+    public void setGracefulStopMillis(int gracefulStopMillis) {
+        this.gracefulStopMillis = gracefulStopMillis;
+    }
+
+    /** The connector's name in Tomcat's logs, e.g. {@code petrel-http-8080}. */
+    public String getName() {
+        int local = getLocalPort();
+        return namePrefix() + "-" + (local > 0 ? local : port);
+    }
+
+    /**
+     * Catalina's fallback for an attribute this protocol has no setter for: logged once as
+     * ignored (a Tomcat attribute Petrel does not take, such as {@code maxThreads}), so that
+     * nothing is dropped silently.
+     *
+     * @return true: the attribute was seen and reported
+     */
+    public boolean setProperty(String name, String value) {
+        if (WARNED.add(getClass().getSimpleName() + "." + name)) {
+            LOG.warn("Petrel connector: attribute [" + name + "=\"" + value + "\"] is not supported and is ignored");
+        }
+        return true;
+    }
+
+    // ---- ProtocolHandler
+
+    @Override
+    public Adapter getAdapter() {
+        return adapter;
+    }
+
+    @Override
+    public void setAdapter(Adapter adapter) {
+        this.adapter = adapter;
+    }
+
+    @Override
+    public Executor getExecutor() {
+        return executor;
+    }
+
+    /** Catalina's shared {@code <Executor>}, when the connector names one: async dispatches run there. */
+    @Override
+    public void setExecutor(Executor executor) {
+        this.executor = executor;
+    }
+
+    @Override
+    public ScheduledExecutorService getUtilityExecutor() {
+        return utilityExecutor;
+    }
+
+    @Override
+    public void setUtilityExecutor(ScheduledExecutorService utilityExecutor) {
+        this.utilityExecutor = utilityExecutor;
+    }
+
+    @Override
+    public void init() {
+        LOG.info("Initializing Petrel connector [" + getName() + "], transport " + transport.cliName());
+    }
+
+    @Override
+    public void start() throws IOException {
+        if (executor == null) {
+            ownExecutor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(namePrefix() + "-async-", 0).factory());
+            executor = ownExecutor;
+        }
+        if (utilityExecutor == null) {
+            ownUtilityExecutor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
+                    .name(namePrefix() + "-utility").factory());
+            utilityExecutor = ownUtilityExecutor;
+        }
+        String host = address == null ? "0.0.0.0" : address.getHostAddress();
+        server = Server.builder()
+                .connector(connector(host, port))
+                .transport(transport)
+                .maxConnections(maxConnections)
+                .backlog(acceptCount)
+                .config(config())
+                .shutdownGrace(Duration.ofMillis(gracefulStopMillis))
+                .handler(new CoyoteHandler(this))
+                .start();
+        asyncTimeouts.start(utilityExecutor);
+        LOG.info("Starting Petrel connector [" + getName() + "] on " + server.addresses());
+    }
+
+    private ServerConfig config() {
+        ServerConfig config = ServerConfig.DEFAULT
+                .withLimits(ServerConfig.DEFAULT.limits().withMaxBodySize(maxBodySize))
+                .withHeaderTimeout(Duration.ofMillis(connectionTimeout))
+                .withIdleTimeout(Duration.ofMillis(keepAliveTimeout < 0 ? connectionTimeout : keepAliveTimeout));
+        int perConnection = maxKeepAliveRequests < 0 ? Integer.MAX_VALUE : Math.max(1, maxKeepAliveRequests);
+        return config.withMaxRequestsPerConnection(perConnection);
+    }
+
+    /** New requests are answered 503 and their connections closed until {@link #resume()}. */
+    @Override
+    public void pause() {
+        paused = true;
+    }
+
+    @Override
+    public void resume() {
+        paused = false;
+    }
+
+    @Override
+    public void stop() {
+        asyncTimeouts.stop();
+        Server s = server;
+        if (s != null) {
+            s.stop(Duration.ofMillis(gracefulStopMillis));
+            server = null;
+        }
+        if (ownExecutor != null) {
+            ownExecutor.shutdownNow();
+            ownExecutor = null;
+            executor = null;
+        }
+        if (ownUtilityExecutor != null) {
+            ownUtilityExecutor.shutdownNow();
+            ownUtilityExecutor = null;
+            utilityExecutor = null;
+        }
+        idle.clear();
+        LOG.info("Stopped Petrel connector [" + getName() + "]");
+    }
+
+    @Override
+    public void destroy() {
+        // stop() released everything
+    }
+
+    /** Turns new requests away (503, connection closed) while those in flight finish. */
+    @Override
+    public void closeServerSocketGraceful() {
+        paused = true;
+    }
+
+    @Override
+    public long awaitConnectionsClose(long waitMillis) {
+        long deadline = System.currentTimeMillis() + waitMillis;
+        Server s = server;
+        while (s != null && s.liveConnections() > 0 && System.currentTimeMillis() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return Math.max(0, deadline - System.currentTimeMillis());
+    }
+
+    @Override
+    public boolean isSendfileSupported() {
+        return false;
+    }
+
+    @Override
+    public void addSslHostConfig(SSLHostConfig sslHostConfig) {
+        addSslHostConfig(sslHostConfig, false);
+    }
+
+    @Override
+    public void addSslHostConfig(SSLHostConfig sslHostConfig, boolean replace) {
+        LOG.warn("Petrel connector [" + getName() + "]: <SSLHostConfig> is not supported yet and is ignored");
+    }
+
+    @Override
+    public SSLHostConfig[] findSslHostConfigs() {
+        return new SSLHostConfig[0];
+    }
+
+    @Override
+    public void addUpgradeProtocol(UpgradeProtocol upgradeProtocol) {
+        LOG.warn("Petrel connector [" + getName() + "]: <UpgradeProtocol> " + upgradeProtocol.getClass().getName()
+                + " is not supported yet and is ignored");
+    }
+
+    @Override
+    public UpgradeProtocol[] findUpgradeProtocols() {
+        return new UpgradeProtocol[0];
+    }
+
+    // ---- for the processors
+
+    boolean paused() {
+        return paused;
+    }
+
+    Executor executor() {
+        return executor;
+    }
+
+    AsyncTimeouts asyncTimeouts() {
+        return asyncTimeouts;
+    }
+
+    /** A processor for the next exchange: a recycled one, or a new one. */
+    PetrelProcessor processor() {
+        PetrelProcessor processor = idle.poll();
+        return processor != null ? processor : new PetrelProcessor(this, adapter);
+    }
+
+    /** A processor whose exchange is over, for the next one. */
+    void release(PetrelProcessor processor) {
+        idle.offer(processor);
+    }
+}
