@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * The AJP/1.3 listener's settings, for a server fronted by Apache httpd with mod_jk or
@@ -39,13 +40,16 @@ public final class AjpConfig {
     private final int packetSize;
     private final Set<String> extraAttributes;
     private final Duration idleTimeout;
+    private final Pattern attributePattern;
 
-    private AjpConfig(String secret, String host, int packetSize, Set<String> extraAttributes, Duration idleTimeout) {
+    private AjpConfig(String secret, String host, int packetSize, Set<String> extraAttributes, Duration idleTimeout,
+                      Pattern attributePattern) {
         this.secret = secret;
         this.host = host;
         this.packetSize = packetSize;
         this.extraAttributes = extraAttributes;
         this.idleTimeout = idleTimeout;
+        this.attributePattern = attributePattern;
     }
 
     /**
@@ -55,7 +59,7 @@ public final class AjpConfig {
     public static AjpConfig withSecret(String secret) {
         Objects.requireNonNull(secret, "secret");
         if (secret.isBlank()) throw new IllegalArgumentException("the AJP secret must not be empty");
-        return new AjpConfig(secret, "127.0.0.1", AjpPackets.DEFAULT_PACKET_SIZE, Set.of(), Duration.ZERO);
+        return new AjpConfig(secret, "127.0.0.1", AjpPackets.DEFAULT_PACKET_SIZE, Set.of(), Duration.ZERO, null);
     }
 
     /**
@@ -64,12 +68,12 @@ public final class AjpConfig {
      * alone; the server logs a warning at start.
      */
     public static AjpConfig withoutSecret() {
-        return new AjpConfig(null, "127.0.0.1", AjpPackets.DEFAULT_PACKET_SIZE, Set.of(), Duration.ZERO);
+        return new AjpConfig(null, "127.0.0.1", AjpPackets.DEFAULT_PACKET_SIZE, Set.of(), Duration.ZERO, null);
     }
 
     /** The address to listen on (default {@code 127.0.0.1}): a name or IP literal. */
     public AjpConfig withHost(String host) {
-        return new AjpConfig(secret, Objects.requireNonNull(host, "host"), packetSize, extraAttributes, idleTimeout);
+        return new AjpConfig(secret, Objects.requireNonNull(host, "host"), packetSize, extraAttributes, idleTimeout, attributePattern);
     }
 
     /**
@@ -81,7 +85,7 @@ public final class AjpConfig {
             throw new IllegalArgumentException("the AJP packet size must be " + AjpPackets.DEFAULT_PACKET_SIZE + " to "
                     + AjpPackets.MAX_PACKET_SIZE + " bytes: " + bytes);
         }
-        return new AjpConfig(secret, host, bytes, extraAttributes, idleTimeout);
+        return new AjpConfig(secret, host, bytes, extraAttributes, idleTimeout, attributePattern);
     }
 
     /**
@@ -94,7 +98,7 @@ public final class AjpConfig {
             if (name == null || name.isBlank()) throw new IllegalArgumentException("empty attribute name");
             extra.add(name);
         }
-        return new AjpConfig(secret, host, packetSize, Set.copyOf(extra), idleTimeout);
+        return new AjpConfig(secret, host, packetSize, Set.copyOf(extra), idleTimeout, attributePattern);
     }
 
     /**
@@ -105,7 +109,7 @@ public final class AjpConfig {
     public AjpConfig withIdleTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative()) throw new IllegalArgumentException("the idle timeout must not be negative");
-        return new AjpConfig(secret, host, packetSize, extraAttributes, timeout);
+        return new AjpConfig(secret, host, packetSize, extraAttributes, timeout, attributePattern);
     }
 
     /** The shared secret, or {@code null} when turned off. */
@@ -135,6 +139,20 @@ public final class AjpConfig {
         return all;
     }
 
+    /**
+     * Also allows the request attributes whose whole name matches {@code pattern}: Tomcat's
+     * {@code allowedRequestAttributesPattern}, for attributes named by a front end's config.
+     */
+    public AjpConfig withAllowedAttributePattern(Pattern pattern) {
+        return new AjpConfig(secret, host, packetSize, extraAttributes, idleTimeout, Objects.requireNonNull(pattern, "pattern"));
+    }
+
+    /** Whether a request may carry an attribute named {@code name}. */
+    public boolean allowsAttribute(String name) {
+        return STANDARD_ATTRIBUTES.contains(name) || extraAttributes.contains(name)
+                || attributePattern != null && attributePattern.matcher(name).matches();
+    }
+
     /** The idle timeout, zero for none. */
     public Duration idleTimeout() {
         return idleTimeout;
@@ -143,6 +161,7 @@ public final class AjpConfig {
     @Override
     public String toString() {
         return "AjpConfig[host=" + host + ", secret=" + (secret != null ? "required" : "OFF") + ", packetSize=" + packetSize
-                + ", allowedAttributes=" + allowedAttributes() + ", idleTimeout=" + idleTimeout + "]";
+                + ", allowedAttributes=" + allowedAttributes()
+                + (attributePattern == null ? "" : ", allowedAttributePattern=" + attributePattern) + ", idleTimeout=" + idleTimeout + "]";
     }
 }

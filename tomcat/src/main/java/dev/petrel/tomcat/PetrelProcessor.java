@@ -148,14 +148,19 @@ final class PetrelProcessor extends AbstractProcessor {
 
     /** Addresses set up front: Petrel has them at hand, so no action needs to fetch them. */
     private void addresses(InetSocketAddress remote, InetSocketAddress local) {
-        String remoteAddr = remote.getAddress().getHostAddress();
+        String remoteAddr = literal(remote);
         request.remoteAddr().setString(remoteAddr);
         request.peerAddr().setString(remoteAddr);
         request.remoteHost().setString(remoteAddr); // no lookups, as Tomcat's enableLookups="false"
         request.setRemotePort(remote.getPort());
-        request.localAddr().setString(local.getAddress().getHostAddress());
+        request.localAddr().setString(literal(local));
         request.localName().setString(local.getHostString());
         request.setLocalPort(local.getPort());
+    }
+
+    /** The IP literal, or over AJP, where the front end names its side, the name it gave. */
+    private static String literal(InetSocketAddress address) {
+        return address.getAddress() != null ? address.getAddress().getHostAddress() : address.getHostString();
     }
 
     @Override
@@ -393,7 +398,7 @@ final class PetrelProcessor extends AbstractProcessor {
     @Override
     protected jakarta.servlet.ServletConnection getServletConnection() {
         InetSocketAddress remote = exchangeRequest.remoteAddress();
-        return new ServletConnectionImpl(remote.getAddress().getHostAddress() + ":" + remote.getPort(),
+        return new ServletConnectionImpl(literal(remote) + ":" + remote.getPort(),
                 exchangeRequest.version().toString(), "", "https".equals(exchangeRequest.scheme()));
     }
 

@@ -36,6 +36,13 @@ final class EmbeddedTomcat implements AutoCloseable {
 
     /** A Tomcat whose connector is Petrel's on {@code transport}, or Tomcat's NIO when {@code transport} is null. */
     static EmbeddedTomcat create(String transport) throws IOException {
+        Connector connector = transport == null ? new Connector("HTTP/1.1") : new Connector(new PetrelHttp11Protocol());
+        if (transport != null) connector.setProperty("transport", transport);
+        return create(connector);
+    }
+
+    /** A Tomcat with {@code connector}, which this sets to a free port on loopback. */
+    static EmbeddedTomcat create(Connector connector) throws IOException {
         Path base = Files.createTempDirectory("petrel-tomcat");
         Path docBase = Files.createDirectories(base.resolve("webapp"));
         for (String page : new String[] {"date.jsp", "missing.html"}) {
@@ -45,10 +52,8 @@ final class EmbeddedTomcat implements AutoCloseable {
         }
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
-        Connector connector = transport == null ? new Connector("HTTP/1.1") : new Connector(new PetrelHttp11Protocol());
         connector.setPort(0);
         connector.setProperty("address", "127.0.0.1");
-        if (transport != null) connector.setProperty("transport", transport);
         connector.setAsyncTimeout(30_000);
         tomcat.setConnector(connector);
         Context context = tomcat.addWebapp("", docBase.toString());

@@ -4,7 +4,6 @@ import dev.petrel.ajp.AjpRequestHead;
 import dev.petrel.server.AjpConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.Set;
 
 /**
  * Who may send requests over AJP: the front end that knows the shared secret, with no attribute
@@ -16,11 +15,11 @@ final class AjpAccess {
     private static final int MAX_LOGGED_NAME = 64;
 
     private final byte[] secret;
-    private final Set<String> allowed;
+    private final AjpConfig config;
 
     AjpAccess(AjpConfig config) {
         this.secret = config.secret() == null ? null : config.secret().getBytes(StandardCharsets.ISO_8859_1);
-        this.allowed = config.allowedAttributes();
+        this.config = config;
     }
 
     /** Why the request must be refused with {@code 403}, in one line for the log, or {@code null} when it may be served. */
@@ -34,7 +33,7 @@ final class AjpAccess {
         }
         for (int i = 0; i < head.attributeCount(); i++) {
             String name = head.attributeName(i);
-            if (!allowed.contains(name)) {
+            if (!config.allowsAttribute(name)) {
                 return "it carries the request attribute '" + printable(name) + "', which is not allowed";
             }
         }

@@ -1,0 +1,84 @@
+package dev.petrel.tomcat;
+
+import dev.petrel.server.AjpConfig;
+import dev.petrel.server.Connector;
+import java.util.regex.Pattern;
+
+/**
+ * Petrel's AJP/1.3 connector for Tomcat, behind Apache httpd's mod_jk or mod_proxy_ajp:
+ * {@code <Connector port="8009" protocol="dev.petrel.tomcat.PetrelAjpProtocol" secret="..."/>}.
+ * As Tomcat's own AJP connectors since 9.0.31, a secret is required unless
+ * {@code secretRequired="false"}, and request attributes beyond the standard ones are refused
+ * (403) unless {@code allowedRequestAttributesPattern} matches them.
+ */
+public class PetrelAjpProtocol extends PetrelProtocol {
+    private String secret;
+    private boolean secretRequired = true;
+    private int packetSize = 8192;
+    private String allowedRequestAttributesPattern;
+
+    /** A connector on port 8009 until its attributes say otherwise. */
+    public PetrelAjpProtocol() {
+        setPort(8009);
+    }
+
+    /** The secret the front end sends (mod_jk's {@code worker.NAME.secret}, mod_proxy_ajp's {@code secret=}). */
+    public String getSecret() {
+        return secret;
+    }
+
+    public void setSecret(String secret) {
+        this.secret = secret;
+    }
+
+    /** Whether a secret is required (default true); false lets anyone who can connect claim any client. */
+    public boolean getSecretRequired() {
+        return secretRequired;
+    }
+
+    public void setSecretRequired(boolean secretRequired) {
+        this.secretRequired = secretRequired;
+    }
+
+    /** The AJP packet size, 8192 to 65536; the front end's must be the same. */
+    public int getPacketSize() {
+        return packetSize;
+    }
+
+    public void setPacketSize(int packetSize) {
+        this.packetSize = packetSize;
+    }
+
+    /** A regular expression for the request attributes allowed beyond the standard ones. */
+    public String getAllowedRequestAttributesPattern() {
+        return allowedRequestAttributesPattern;
+    }
+
+    public void setAllowedRequestAttributesPattern(String pattern) {
+        Pattern.compile(pattern); // refused now, at configuration, when it is not a regular expression
+        this.allowedRequestAttributesPattern = pattern;
+    }
+
+    @Override
+    Connector connector(String host, int port) {
+        AjpConfig config;
+        if (secret != null && !secret.isEmpty()) {
+            config = AjpConfig.withSecret(secret);
+        } else if (secretRequired) {
+            throw new IllegalArgumentException("The AJP connector on port " + port + " requires a secret: set the secret"
+                    + " attribute (the front end's secret), or secretRequired=\"false\" where only the front end can connect");
+        } else {
+            config = AjpConfig.withoutSecret();
+        }
+        config = config.withHost(host).withPacketSize(packetSize);
+        if (allowedRequestAttributesPattern != null) {
+            config = config.withAllowedAttributePattern(Pattern.compile(allowedRequestAttributesPattern));
+        }
+        return Connector.ajp(port, config);
+    }
+
+    @Override
+    String namePrefix() {
+        return "petrel-ajp";
+    }
+}
