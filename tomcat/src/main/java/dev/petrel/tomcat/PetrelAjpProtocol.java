@@ -2,6 +2,7 @@ package dev.petrel.tomcat;
 
 import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Connector;
+import dev.petrel.server.TlsConfig;
 import java.util.regex.Pattern;
 
 /**
@@ -60,7 +61,10 @@ public class PetrelAjpProtocol extends PetrelProtocol {
     }
 
     @Override
-    Connector connector(String host, int port) {
+    Connector connector(String host, int port, TlsConfig tls) {
+        if (tls != null) {
+            throw new IllegalArgumentException("AJP carries no TLS of its own: the front end terminates it (SSLEnabled is for HTTP connectors)");
+        }
         AjpConfig config;
         if (secret != null && !secret.isEmpty()) {
             config = AjpConfig.withSecret(secret);

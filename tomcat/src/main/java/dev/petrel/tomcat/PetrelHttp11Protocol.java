@@ -1,6 +1,7 @@
 package dev.petrel.tomcat;
 
 import dev.petrel.server.Connector;
+import dev.petrel.server.TlsConfig;
 
 /**
  * Petrel's HTTP/1.1 connector for Tomcat:
@@ -14,12 +15,12 @@ public class PetrelHttp11Protocol extends PetrelProtocol {
     public PetrelHttp11Protocol() {}
 
     @Override
-    Connector connector(String host, int port) {
-        return Connector.http(port).host(host);
+    Connector connector(String host, int port, TlsConfig tls) {
+        return (tls == null ? Connector.http(port) : Connector.https(port, tls)).host(host);
     }
 
     @Override
     String namePrefix() {
-        return "petrel-http";
+        return getSSLEnabled() ? "petrel-https" : "petrel-http";
     }
 }

@@ -3,13 +3,16 @@ package dev.petrel.tomcat;
 import dev.petrel.server.Connector;
 import dev.petrel.server.Server;
 import dev.petrel.server.ServerConfig;
+import dev.petrel.server.TlsConfig;
 import dev.petrel.server.TransportKind;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -54,9 +57,11 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     private int maxKeepAliveRequests = 100;
     private int gracefulStopMillis = 10_000;
     private long maxBodySize = Long.MAX_VALUE;
+    private boolean sslEnabled;
+    private final List<SSLHostConfig> sslHostConfigs = new CopyOnWriteArrayList<>();
 
-    /** The connector Petrel listens with: HTTP or AJP, on {@code host} and {@code port}. */
-    abstract Connector connector(String host, int port);
+    /** The connector Petrel listens with: HTTP, HTTPS ({@code tls} not null) or AJP, on {@code host} and {@code port}. */
+    abstract Connector connector(String host, int port, TlsConfig tls);
 
     /** The name Tomcat's logs and JMX know this connector by, as {@code http-nio-8080} for NIO. */
     abstract String namePrefix();
@@ -153,6 +158,15 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         this.maxBodySize = maxBodySize;
     }
 
+    /** Whether this connector speaks TLS, with the certificates of its {@code <SSLHostConfig>} (default false). */
+    public boolean getSSLEnabled() {
+        return sslEnabled;
+    }
+
+    public void setSSLEnabled(boolean sslEnabled) {
+        this.sslEnabled = sslEnabled;
+    }
+
     /** Milliseconds {@link #stop()} lets requests in flight finish (default 10000). */
     public int getGracefulStopMillis() {
         return gracefulStopMillis;
@@ -233,7 +247,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         }
         String host = address == null ? "0.0.0.0" : address.getHostAddress();
         server = Server.builder()
-                .connector(connector(host, port))
+                .connector(connector(host, port, sslEnabled ? SslHostConfigs.toTlsConfig(sslHostConfigs, getName()) : null))
                 .transport(transport)
                 .maxConnections(maxConnections)
                 .backlog(acceptCount)
@@ -325,12 +339,14 @@ public abstract class PetrelProtocol implements ProtocolHandler {
 
     @Override
     public void addSslHostConfig(SSLHostConfig sslHostConfig, boolean replace) {
-        LOG.warn("Petrel connector [" + getName() + "]: <SSLHostConfig> is not supported yet and is ignored");
+        sslHostConfigs.removeIf(c -> c.getHostName().equals(sslHostConfig.getHostName()));
+        sslHostConfigs.add(sslHostConfig);
     }
 
+    /** The {@code <SSLHostConfig>} elements; with {@code SSLEnabled}, the default host's certificates are served. */
     @Override
     public SSLHostConfig[] findSslHostConfigs() {
-        return new SSLHostConfig[0];
+        return sslHostConfigs.toArray(SSLHostConfig[]::new);
     }
 
     @Override

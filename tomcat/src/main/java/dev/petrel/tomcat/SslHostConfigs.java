@@ -1,0 +1,81 @@
+package dev.petrel.tomcat;
+
+import dev.petrel.server.TlsConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SSLHostConfigCertificate;
+
+/**
+ * Tomcat's {@code <SSLHostConfig>}/{@code <Certificate>} elements as Petrel's {@link TlsConfig}:
+ * PEM files ({@code certificateFile}, {@code certificateKeyFile}, {@code certificateChainFile}) and
+ * PKCS#12 key stores ({@code certificateKeystoreFile}, {@code certificateKeystorePassword}), for
+ * the default host; {@code protocols} as given. Relative paths are resolved against
+ * {@code catalina.base}, as Tomcat does. What Petrel does not take (encrypted PEM keys, other
+ * host names, client certificate verification, OpenSSL cipher strings) is said, never dropped
+ * silently: an error when it would change who can connect, a warning otherwise.
+ */
+final class SslHostConfigs {
+    private static final Log LOG = LogFactory.getLog(SslHostConfigs.class);
+    private static final String DEFAULT_HOST = "_default_"; // SSLHostConfig's own default, not public there
+    private static final String DEFAULT_CIPHERS = new SSLHostConfig().getCiphers();
+
+    private SslHostConfigs() {}
+
+    /** The TLS configuration for {@code configs}, whose default host's certificates Petrel serves. */
+    static TlsConfig toTlsConfig(List<SSLHostConfig> configs, String connectorName) {
+        SSLHostConfig chosen = null;
+        for (SSLHostConfig config : configs) {
+            if (DEFAULT_HOST.equals(config.getHostName())) chosen = config;
+            else LOG.warn(connectorName + ": <SSLHostConfig hostName=\"" + config.getHostName()
+                    + "\"> is ignored: Petrel serves the default host's certificates to every name");
+        }
+        if (chosen == null) {
+            throw new IllegalArgumentException(connectorName + ": SSLEnabled=\"true\" needs an <SSLHostConfig> for the default host");
+        }
+        if (chosen.getCertificateVerification() != SSLHostConfig.CertificateVerification.NONE) {
+            throw new IllegalArgumentException(connectorName + ": certificateVerification=\""
+                    + chosen.getCertificateVerificationAsString() + "\" (client certificates) is not supported by Petrel yet");
+        }
+        if (!DEFAULT_CIPHERS.equals(chosen.getCiphers())) {
+            LOG.warn(connectorName + ": ciphers=\"" + chosen.getCiphers() + "\" is ignored: Petrel uses its own TLS 1.3/1.2 suites");
+        }
+        TlsConfig.Builder tls = TlsConfig.builder();
+        List<String> protocols = new ArrayList<>(chosen.getProtocols());
+        protocols.removeIf(p -> !p.startsWith("TLSv")); // "SSLv2Hello" and the like
+        if (!protocols.isEmpty()) tls.protocols(protocols.toArray(String[]::new));
+        for (SSLHostConfigCertificate certificate : chosen.getCertificates()) {
+            add(tls, certificate, connectorName);
+        }
+        return tls.build();
+    }
+
+    private static void add(TlsConfig.Builder tls, SSLHostConfigCertificate certificate, String connectorName) {
+        if (certificate.getCertificateFile() != null) {
+            if (certificate.getCertificateKeyPassword() != null) {
+                throw new IllegalArgumentException(connectorName + ": certificateKeyPassword is set, and Petrel reads"
+                        + " unencrypted PEM keys only (openssl pkey -in key.pem -out plain-key.pem)");
+            }
+            if (certificate.getCertificateChainFile() != null) {
+                LOG.warn(connectorName + ": certificateChainFile is ignored: put the chain after the certificate in certificateFile");
+            }
+            Path chain = resolve(certificate.getCertificateFile());
+            Path key = certificate.getCertificateKeyFile() == null ? chain : resolve(certificate.getCertificateKeyFile());
+            tls.pem(chain, key);
+        } else if (certificate.getCertificateKeystoreFile() != null) {
+            String password = certificate.getCertificateKeystorePassword();
+            tls.pkcs12(resolve(certificate.getCertificateKeystoreFile()), (password == null ? "changeit" : password).toCharArray());
+        } else {
+            throw new IllegalArgumentException(connectorName + ": a <Certificate> needs certificateFile or certificateKeystoreFile");
+        }
+    }
+
+    private static Path resolve(String file) {
+        Path path = Path.of(file);
+        String base = System.getProperty("catalina.base");
+        return path.isAbsolute() || base == null ? path : Path.of(base).resolve(path);
+    }
+}
