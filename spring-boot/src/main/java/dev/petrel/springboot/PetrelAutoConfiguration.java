@@ -1,0 +1,31 @@
+package dev.petrel.springboot;
+
+import dev.petrel.tomcat.PetrelHttp11Protocol;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * Puts Spring Boot's embedded Tomcat on Petrel's connector: with {@code petrel-spring-boot} on the
+ * class path beside {@code spring-boot-starter-webmvc}, Tomcat's connector is
+ * {@link PetrelHttp11Protocol}, and {@code server.port}, {@code server.address},
+ * {@code server.ssl.*} and {@code server.shutdown=graceful} keep their meaning.
+ *
+ * <p>Properties: {@code petrel.enabled} (default true; false leaves Tomcat's own NIO connector),
+ * {@code petrel.transport} ({@code blocking}, {@code virtual} or {@code nio}, the default).
+ */
+@AutoConfiguration
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({TomcatServletWebServerFactory.class, PetrelHttp11Protocol.class})
+@ConditionalOnProperty(prefix = "petrel", name = "enabled", havingValue = "true", matchIfMissing = true)
+public class PetrelAutoConfiguration {
+    /** The customizer that switches the connector; runs after Boot's own, which set port, address and SSL. */
+    @Bean
+    PetrelTomcatCustomizer petrelTomcatCustomizer(Environment environment) {
+        return new PetrelTomcatCustomizer(environment.getProperty("petrel.transport", "nio"));
+    }
+}

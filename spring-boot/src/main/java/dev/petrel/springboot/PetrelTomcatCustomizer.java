@@ -1,0 +1,73 @@
+package dev.petrel.springboot;
+
+import dev.petrel.tomcat.PetrelHttp11Protocol;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import org.apache.catalina.connector.Connector;
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SSLHostConfigCertificate;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.Ssl;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.server.WebServerSslBundle;
+import org.springframework.core.Ordered;
+
+/**
+ * Names {@link PetrelHttp11Protocol} as the factory's protocol and carries over what Boot would
+ * otherwise give only to Tomcat's own protocol classes: the bind address, and SSL (taken out of
+ * Boot's hands, which would insist on an {@code AbstractHttp11Protocol}, and given to Petrel as an
+ * {@code <SSLHostConfig>} whose key store is the SSL bundle's, written to a private file).
+ */
+final class PetrelTomcatCustomizer implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
+    private final String transport;
+
+    PetrelTomcatCustomizer(String transport) {
+        this.transport = transport;
+    }
+
+    @Override
+    public int getOrder() {
+        return Ordered.LOWEST_PRECEDENCE; // after ServletWebServerFactoryCustomizer set port, address and SSL
+    }
+
+    @Override
+    public void customize(TomcatServletWebServerFactory factory) {
+        factory.setProtocol(PetrelHttp11Protocol.class.getName());
+        InetAddress address = factory.getAddress();
+        Ssl ssl = factory.getSsl();
+        SslBundle bundle = Ssl.isEnabled(ssl) ? WebServerSslBundle.get(ssl, factory.getSslBundles()) : null;
+        if (bundle != null) {
+            if (ssl.getClientAuth() != null && ssl.getClientAuth() != Ssl.ClientAuth.NONE) {
+                throw new IllegalStateException("server.ssl.client-auth=" + ssl.getClientAuth()
+                        + " is not supported by Petrel yet; set petrel.enabled=false to use Tomcat's connector");
+            }
+            factory.setSsl(null); // Boot's own SSL set-up would refuse a protocol that is not an AbstractHttp11Protocol
+        }
+        factory.addConnectorCustomizers(connector -> configure(connector, address, bundle));
+    }
+
+    private void configure(Connector connector, InetAddress address, SslBundle bundle) {
+        connector.setProperty("transport", transport);
+        if (address != null) connector.setProperty("address", address.getHostAddress());
+        if (bundle == null) return;
+        connector.setProperty("SSLEnabled", "true");
+        connector.setScheme("https");
+        connector.setSecure(true);
+        SSLHostConfig host = new SSLHostConfig();
+        SSLHostConfigCertificate certificate = new SSLHostConfigCertificate(host, SSLHostConfigCertificate.Type.UNDEFINED);
+        try {
+            BundleKeyStoreFile file = BundleKeyStoreFile.write(bundle);
+            certificate.setCertificateKeystoreFile(file.path().toString());
+            certificate.setCertificateKeystorePassword(new String(file.password()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not hand the SSL bundle's key store to Petrel", e);
+        }
+        host.addCertificate(certificate);
+        if (bundle.getOptions().getEnabledProtocols() != null) {
+            host.setProtocols(String.join("+", bundle.getOptions().getEnabledProtocols()));
+        }
+        connector.addSslHostConfig(host);
+    }
+}
