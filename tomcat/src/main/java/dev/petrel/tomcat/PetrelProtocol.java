@@ -48,6 +48,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     private volatile boolean paused;
 
     private int port = 8080;
+    private int portOffset;
     private InetAddress address;
     private TransportKind transport = TransportKind.NIO;
     private int maxConnections = 8192;
@@ -75,6 +76,15 @@ public abstract class PetrelProtocol implements ProtocolHandler {
 
     public void setPort(int port) {
         this.port = port;
+    }
+
+    /** Added to {@link #getPort()} when binding (Tomcat's {@code portOffset}, for several instances on one host). */
+    public int getPortOffset() {
+        return portOffset;
+    }
+
+    public void setPortOffset(int portOffset) {
+        this.portOffset = portOffset;
     }
 
     /** The port bound, once started; -1 before. */
@@ -247,7 +257,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         }
         String host = address == null ? "0.0.0.0" : address.getHostAddress();
         server = Server.builder()
-                .connector(connector(host, port, sslEnabled ? SslHostConfigs.toTlsConfig(sslHostConfigs, getName()) : null))
+                .connector(connector(host, port == 0 ? 0 : port + portOffset, sslEnabled ? SslHostConfigs.toTlsConfig(sslHostConfigs, getName()) : null))
                 .transport(transport)
                 .maxConnections(maxConnections)
                 .backlog(acceptCount)

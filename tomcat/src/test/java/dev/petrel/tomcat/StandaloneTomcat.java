@@ -1,0 +1,197 @@
+package dev.petrel.tomcat;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+
+/**
+ * A Tomcat distribution (the {@code org.apache.tomcat:tomcat} artifact, unpacked by the build into
+ * {@code target/tomcat-dist}) run as Tomcat users run it: {@code bin/catalina.sh run} with a
+ * {@code CATALINA_BASE} of its own, a {@code server.xml} that names Petrel's protocols, and
+ * Petrel's jars in {@code lib/}. A child process of this JVM, stopped by its pid (SIGTERM, then
+ * SIGKILL), its base folder removed.
+ */
+final class StandaloneTomcat implements AutoCloseable {
+    private static final String HOME_PROPERTY = "petrel.tomcat.home";
+    private final Path base;
+    private final Process process;
+
+    private StandaloneTomcat(Path base, Process process) {
+        this.base = base;
+        this.process = process;
+    }
+
+    /** The distribution, or null when the build did not unpack one (a run outside Maven). */
+    static Path home() {
+        String home = System.getProperty(HOME_PROPERTY);
+        return home != null && Files.isExecutable(Path.of(home, "bin", "catalina.sh")) ? Path.of(home) : null;
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /**
+     * Starts the distribution with {@code connectors} (the {@code <Connector .../>} elements of
+     * its one service) and the given webapps of the distribution deployed, and waits until
+     * {@code readyPort} answers.
+     */
+    static StandaloneTomcat start(String connectors, List<String> webapps, int readyPort) throws IOException, InterruptedException {
+        Path home = home();
+        Path base = Files.createTempDirectory("petrel-catalina-base");
+        for (String dir : new String[] {"conf", "lib", "logs", "temp", "webapps", "work"}) {
+            Files.createDirectories(base.resolve(dir));
+        }
+        for (String file : new String[] {"web.xml", "context.xml", "catalina.properties", "logging.properties", "tomcat-users.xml"}) {
+            Files.copy(home.resolve("conf").resolve(file), base.resolve("conf").resolve(file));
+        }
+        for (String webapp : webapps) copyTree(home.resolve("webapps").resolve(webapp), base.resolve("webapps").resolve(webapp));
+        Files.writeString(base.resolve("conf/server.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <Server port="-1" shutdown="SHUTDOWN">
+                  <Listener className="org.apache.catalina.startup.VersionLoggerListener"/>
+                  <Service name="Catalina">
+                %s
+                    <Engine name="Catalina" defaultHost="localhost">
+                      <Host name="localhost" appBase="webapps" unpackWARs="true" autoDeploy="false"/>
+                    </Engine>
+                  </Service>
+                </Server>
+                """.formatted(connectors.indent(4)));
+        installPetrel(base.resolve("lib"));
+        ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/catalina.sh").toString(), "run");
+        Map<String, String> env = pb.environment();
+        env.put("CATALINA_HOME", home.toString());
+        env.put("CATALINA_BASE", base.toString());
+        env.put("JAVA_HOME", System.getProperty("java.home"));
+        env.put("CATALINA_OPTS", "-Xmx256m");
+        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(base.resolve("logs/console.log").toFile());
+        StandaloneTomcat tomcat = new StandaloneTomcat(base, pb.start());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (!tomcat.process.isAlive()) {
+                String log = tomcat.console();
+                tomcat.close();
+                throw new IOException("Tomcat exited: " + log);
+            }
+            if (answers(readyPort)) return tomcat;
+            Thread.sleep(200);
+        }
+        String log = tomcat.console();
+        tomcat.close();
+        throw new IOException("Tomcat did not answer on " + readyPort + " within 60 s: " + log);
+    }
+
+    /** Whether a GET of {@code /} on the port gets any HTTP answer (Catalina is up, not just bound). */
+    private static boolean answers(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            s.setSoTimeout(2000);
+            OutputStream out = s.getOutputStream();
+            out.write("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            return s.getInputStream().read() == 'H';
+        } catch (IOException notYet) {
+            return false;
+        }
+    }
+
+    /**
+     * Petrel's jars into {@code lib/}, as a user drops them there: from the test's class path,
+     * where each is a jar or (within the reactor) a classes folder, jarred here.
+     */
+    private static void installPetrel(Path lib) throws IOException {
+        int found = 0;
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            Path path = Path.of(entry);
+            String module = petrelModule(path);
+            if (module == null) continue;
+            Path jar = lib.resolve("petrel-" + module + ".jar");
+            if (Files.isDirectory(path)) jarFolder(path, jar);
+            else Files.copy(path, jar);
+            found++;
+        }
+        if (found < 4) throw new IOException("Petrel's http, ajp, server and tomcat jars were not all on the class path");
+    }
+
+    private static String petrelModule(Path path) {
+        String text = path.toString();
+        for (String module : new String[] {"http", "ajp", "server", "tomcat"}) {
+            if (text.endsWith("/" + module + "/target/classes") || path.getFileName().toString().matches("petrel-" + module + "-[0-9].*\\.jar")) {
+                return module;
+            }
+        }
+        return null;
+    }
+
+    private static void jarFolder(Path folder, Path jar) throws IOException {
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(folder)) {
+            for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
+                out.putNextEntry(new ZipEntry(folder.relativize(file).toString().replace(File.separatorChar, '/')));
+                Files.copy(file, out);
+                out.closeEntry();
+            }
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) Files.createDirectories(target);
+                else Files.copy(file, target);
+            }
+        }
+    }
+
+    /** What Tomcat printed to its console (catalina.sh run sends its log there). */
+    String console() {
+        try {
+            return Files.readString(base.resolve("logs/console.log"));
+        } catch (IOException e) {
+            return "(no console: " + e.getMessage() + ")";
+        }
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public void close() {
+        process.destroy(); // SIGTERM: catalina.sh run exec'd java, whose shutdown hook stops Tomcat
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        try (Stream<Path> files = Files.walk(base)) {
+            List<Path> all = new ArrayList<>();
+            files.sorted(Comparator.reverseOrder()).forEach(all::add);
+            all.forEach(f -> f.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary folder left behind
+        }
+    }
+}
