@@ -3,6 +3,8 @@ package dev.petrel.tomcat;
 import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Connector;
 import dev.petrel.server.TlsConfig;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -13,6 +15,10 @@ import java.util.regex.Pattern;
  * (403) unless {@code allowedRequestAttributesPattern} matches them.
  */
 public class PetrelAjpProtocol extends PetrelProtocol {
+    private static final Set<String> CODED_HEADERS = Set.of("Accept", "Accept-Charset", "Accept-Encoding", "Accept-Language",
+            "Authorization", "Connection", "Content-Type", "Content-Length", "Cookie", "Cookie2", "Host", "Pragma", "Referer",
+            "User-Agent");
+
     private String secret;
     private boolean secretRequired = true;
     private int packetSize = 8192;
@@ -79,6 +85,20 @@ public class PetrelAjpProtocol extends PetrelProtocol {
             config = config.withAllowedAttributePattern(Pattern.compile(allowedRequestAttributesPattern));
         }
         return Connector.ajp(port, config);
+    }
+
+    /**
+     * The headers AJP sends as codes (mod_jk and mod_proxy_ajp code every one of them) in lower
+     * case, as Tomcat's AJP connector names them; Petrel's codec spells them as HTTP does.
+     */
+    @Override
+    String headerName(String name) {
+        return CODED_HEADERS.contains(name) ? name.toLowerCase(Locale.ROOT) : name;
+    }
+
+    @Override
+    boolean carriesTrailers() {
+        return false;
     }
 
     @Override

@@ -20,6 +20,11 @@ public class PetrelHttp11Protocol extends PetrelProtocol {
     }
 
     @Override
+    boolean carriesTrailers() {
+        return true;
+    }
+
+    @Override
     String namePrefix() {
         return getSSLEnabled() ? "petrel-https" : "petrel-http";
     }

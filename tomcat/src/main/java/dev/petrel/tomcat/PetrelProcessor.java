@@ -116,7 +116,7 @@ final class PetrelProcessor extends AbstractProcessor {
         MimeHeaders headers = request.getMimeHeaders();
         HeaderFields fields = req.headers();
         for (int i = 0; i < fields.size(); i++) {
-            headers.addValue(fields.name(i)).setString(fields.value(i));
+            headers.addValue(protocol.headerName(fields.name(i))).setString(fields.value(i));
         }
         if (req.contentLength() >= 0) request.setContentLength(req.contentLength());
         request.scheme().setString(req.scheme());
@@ -387,7 +387,9 @@ final class PetrelProcessor extends AbstractProcessor {
 
     @Override
     protected boolean isTrailerFieldsSupported() {
-        return !response.isCommitted() && exchangeRequest.version().toString().equals("HTTP/1.1");
+        // AJP has no trailers; HTTP/1.1 carries them in the chunked encoding, chosen at commit
+        return protocol.carriesTrailers() && !response.isCommitted()
+                && exchangeRequest.version().toString().equals("HTTP/1.1");
     }
 
     @Override

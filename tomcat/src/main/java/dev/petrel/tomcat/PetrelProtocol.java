@@ -64,6 +64,14 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     /** The connector Petrel listens with: HTTP, HTTPS ({@code tls} not null) or AJP, on {@code host} and {@code port}. */
     abstract Connector connector(String host, int port, TlsConfig tls);
 
+    /** A request header's name as Tomcat's own connector for this protocol gives it to applications. */
+    String headerName(String name) {
+        return name;
+    }
+
+    /** Whether the protocol can send response trailers (HTTP/1.1 can, AJP cannot). */
+    abstract boolean carriesTrailers();
+
     /** The name Tomcat's logs and JMX know this connector by, as {@code http-nio-8080} for NIO. */
     abstract String namePrefix();
 

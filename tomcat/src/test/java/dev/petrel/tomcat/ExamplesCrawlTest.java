@@ -3,6 +3,8 @@ package dev.petrel.tomcat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.petrel.testkit.ApacheHttpd;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,11 +29,14 @@ import org.junit.jupiter.api.Timeout;
  * {@code server.xml} has Tomcat's NIO connector and Petrel's on each transport side by side:
  * every page the examples link (a bounded crawl) is fetched through each, and Petrel's answers
  * must equal Tomcat's, status and body, once what differs by nature is masked (ports, session
- * ids, times, the connector's own name).
+ * ids, times). So must the answers of a real Apache httpd in front of Petrel's AJP connector
+ * ({@code PetrelAjpProtocol}) in the same Tomcat, with mod_jk and with mod_proxy_ajp, where httpd
+ * is installed.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ExamplesCrawlTest {
     private static final int MAX_PAGES = 400;
+    private static final String SECRET = "examples-secret";
     private static final Duration MAX_CRAWL = Duration.ofSeconds(60);
     private static final Duration FETCH_TIMEOUT = Duration.ofSeconds(45);
     private static final Pattern LINK = Pattern.compile("(?:href|src|action)\\s*=\\s*\"([^\"#]*)", Pattern.CASE_INSENSITIVE);
@@ -57,30 +62,60 @@ class ExamplesCrawlTest {
                     .append(" protocol=\"dev.petrel.tomcat.PetrelHttp11Protocol\" transport=\"").append(transports[i])
                     .append("\" connectionTimeout=\"20000\" maxThreads=\"200\"/>\n");
         }
-        try (StandaloneTomcat tomcat = StandaloneTomcat.start(connectors.toString(), List.of("examples"), petrel[2])) {
+        int ajp = StandaloneTomcat.freePort();
+        connectors.append("<Connector port=\"").append(ajp).append("\" address=\"127.0.0.1\"")
+                .append(" protocol=\"dev.petrel.tomcat.PetrelAjpProtocol\" transport=\"nio\" secret=\"").append(SECRET).append("\"/>\n");
+        int tomcatAjp = StandaloneTomcat.freePort();
+        connectors.append("<Connector port=\"").append(tomcatAjp).append("\" address=\"127.0.0.1\"")
+                .append(" protocol=\"AJP/1.3\" secret=\"").append(SECRET).append("\"/>\n");
+        boolean withHttpd = ApacheHttpd.unavailableReason().isEmpty();
+        try (StandaloneTomcat tomcat = StandaloneTomcat.start(connectors.toString(), List.of("examples"), petrel[2]);
+             ApacheHttpd modJk = withHttpd ? frontEnd(ApacheHttpd.AjpModule.MOD_JK, ajp) : null;
+             ApacheHttpd modProxyAjp = withHttpd ? frontEnd(ApacheHttpd.AjpModule.MOD_PROXY_AJP, ajp) : null;
+             ApacheHttpd modJkToTomcat = withHttpd ? frontEnd(ApacheHttpd.AjpModule.MOD_JK, tomcatAjp) : null;
+             ApacheHttpd modProxyAjpToTomcat = withHttpd ? frontEnd(ApacheHttpd.AjpModule.MOD_PROXY_AJP, tomcatAjp) : null) {
+            List<String> names = new ArrayList<>(List.of(transports));
+            List<Integer> ports = new ArrayList<>();
+            for (int port : petrel) ports.add(port);
+            // each Petrel connector against its Tomcat twin: HTTP against Tomcat's NIO connector,
+            // AJP behind httpd against Tomcat's AJP connector behind the same kind of httpd
+            List<Integer> references = new ArrayList<>(java.util.Collections.nCopies(ports.size(), nio));
+            if (withHttpd) {
+                names.addAll(List.of("httpd mod_jk, AJP", "httpd mod_proxy_ajp, AJP"));
+                ports.addAll(List.of(modJk.port(), modProxyAjp.port()));
+                references.addAll(List.of(modJkToTomcat.port(), modProxyAjpToTomcat.port()));
+            }
             assertThat(tomcat.console()).contains("Starting Petrel connector [petrel-http-" + petrel[2] + "]").as("Tomcat's maxThreads, which Petrel does not take, is reported")
                     .contains("attribute [maxThreads=\"200\"] is not supported");
             List<String> pages = crawl(nio);
             assertThat(pages).as("pages found").hasSizeGreaterThan(50);
             List<String> differences = new ArrayList<>();
             for (String page : pages) {
-                // the four at once: the async examples take their time (the stock ticker until its 30 s timeout)
-                CompletableFuture<Answer> referenceFetch = fetchAsync(nio, page);
+                // all at once: the async examples take their time (the stock ticker until its 30 s timeout)
+                List<CompletableFuture<Answer>> referenceFetches = new ArrayList<>();
                 List<CompletableFuture<Answer>> fetches = new ArrayList<>();
-                for (int port : petrel) fetches.add(fetchAsync(port, page));
-                Answer reference = referenceFetch.get(FETCH_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-                for (int i = 0; i < transports.length; i++) {
+                for (int i = 0; i < ports.size(); i++) {
+                    referenceFetches.add(fetchAsync(references.get(i), page));
+                    fetches.add(fetchAsync(ports.get(i), page));
+                }
+                for (int i = 0; i < ports.size(); i++) {
+                    Answer reference = referenceFetches.get(i).get(FETCH_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
                     Answer answer = fetches.get(i).get(FETCH_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-                    String expected = RANDOM_PAGES.contains(page) ? reference.status() + " " + !reference.body().isEmpty() : mask(reference, nio);
-                    String actual = RANDOM_PAGES.contains(page) ? answer.status() + " " + !answer.body().isEmpty() : mask(answer, petrel[i]);
+                    String expected = RANDOM_PAGES.contains(page) ? reference.status() + " " + !reference.body().isEmpty()
+                            : mask(reference, references.get(i));
+                    String actual = RANDOM_PAGES.contains(page) ? answer.status() + " " + !answer.body().isEmpty() : mask(answer, ports.get(i));
                     if (!expected.equals(actual)) {
-                        differences.add(transports[i] + " " + page + "\n--- tomcat nio\n" + abbreviate(expected)
+                        differences.add(names.get(i) + " " + page + "\n--- tomcat\n" + abbreviate(expected)
                                 + "\n--- petrel\n" + abbreviate(actual));
                     }
                 }
             }
             assertThat(differences).as("pages that differ (of %d)", pages.size()).isEmpty();
         }
+    }
+
+    private static ApacheHttpd frontEnd(ApacheHttpd.AjpModule module, int ajpPort) throws IOException {
+        return ApacheHttpd.builder(module).backend("127.0.0.1", ajpPort).secret(SECRET).path("/examples").start();
     }
 
     /** The examples' pages, breadth first from their index, bounded in count and time. */
