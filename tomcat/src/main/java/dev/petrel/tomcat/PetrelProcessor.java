@@ -60,6 +60,8 @@ final class PetrelProcessor extends AbstractProcessor {
     private boolean earlyHintsSent;
     private boolean closeAfter;
     private boolean over;
+    /** Which exchange this processor serves; an event scheduled for an earlier one is dropped. */
+    private volatile long generation;
 
     PetrelProcessor(PetrelProtocol protocol, Adapter adapter) {
         super(adapter);
@@ -94,6 +96,7 @@ final class PetrelProcessor extends AbstractProcessor {
     }
 
     private void begin(dev.petrel.server.Request req, dev.petrel.server.Response res) {
+        generation++;
         exchangeRequest = req;
         exchangeResponse = res;
         detached = null;
@@ -200,8 +203,9 @@ final class PetrelProcessor extends AbstractProcessor {
      */
     @Override
     protected void processSocketEvent(SocketEvent event, boolean dispatch) {
-        if (dispatch) protocol.executor().execute(() -> resume(event));
-        else resume(event);
+        long exchange = generation;
+        if (dispatch) protocol.executor().execute(() -> resume(event, exchange));
+        else resume(event, exchange);
     }
 
     @Override
@@ -209,10 +213,10 @@ final class PetrelProcessor extends AbstractProcessor {
         protocol.executor().execute(runnable);
     }
 
-    private void resume(SocketEvent event) {
+    private void resume(SocketEvent event, long exchange) {
         lock.lock();
         try {
-            if (over || detached == null) return;
+            if (exchange != generation || over || detached == null) return; // late: that exchange is over
             if (event == SocketEvent.ERROR && request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) == null) {
                 // AbstractProcessor asks a socket for the error; there is none, so name it here
                 request.setAttribute(RequestDispatcher.ERROR_EXCEPTION, new IOException("error on the exchange"));
@@ -352,6 +356,7 @@ final class PetrelProcessor extends AbstractProcessor {
     /** A non-blocking reader waits for data on the executor: a blocking read, then the event. */
     @Override
     protected void registerReadInterest() {
+        long exchange = generation;
         protocol.executor().execute(() -> {
             SocketEvent event = SocketEvent.OPEN_READ;
             try {
@@ -360,7 +365,7 @@ final class PetrelProcessor extends AbstractProcessor {
                 request.setAttribute(RequestDispatcher.ERROR_EXCEPTION, e);
                 event = SocketEvent.ERROR;
             }
-            resume(event);
+            resume(event, exchange);
         });
     }
 

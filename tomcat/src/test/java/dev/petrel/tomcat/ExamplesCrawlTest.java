@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.petrel.testkit.ApacheHttpd;
+import dev.petrel.testkit.TomcatDistribution;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -51,25 +52,25 @@ class ExamplesCrawlTest {
 
     @Test
     void everyExamplePageAnswersAsOnTomcatsOwnConnector() throws Exception {
-        assumeTrue(StandaloneTomcat.home() != null, "no Tomcat distribution unpacked (run through Maven)");
-        int nio = StandaloneTomcat.freePort();
+        assumeTrue(TomcatDistribution.home() != null, "no Tomcat distribution unpacked (run through Maven)");
+        int nio = TomcatDistribution.freePort();
         String[] transports = {"blocking", "virtual", "nio"};
         int[] petrel = new int[transports.length];
         StringBuilder connectors = new StringBuilder("<Connector port=\"" + nio + "\" address=\"127.0.0.1\" protocol=\"HTTP/1.1\" connectionTimeout=\"20000\"/>\n");
         for (int i = 0; i < transports.length; i++) {
-            petrel[i] = StandaloneTomcat.freePort();
+            petrel[i] = TomcatDistribution.freePort();
             connectors.append("<Connector port=\"").append(petrel[i]).append("\" address=\"127.0.0.1\"")
                     .append(" protocol=\"dev.petrel.tomcat.PetrelHttp11Protocol\" transport=\"").append(transports[i])
                     .append("\" connectionTimeout=\"20000\" maxThreads=\"200\"/>\n");
         }
-        int ajp = StandaloneTomcat.freePort();
+        int ajp = TomcatDistribution.freePort();
         connectors.append("<Connector port=\"").append(ajp).append("\" address=\"127.0.0.1\"")
                 .append(" protocol=\"dev.petrel.tomcat.PetrelAjpProtocol\" transport=\"nio\" secret=\"").append(SECRET).append("\"/>\n");
-        int tomcatAjp = StandaloneTomcat.freePort();
+        int tomcatAjp = TomcatDistribution.freePort();
         connectors.append("<Connector port=\"").append(tomcatAjp).append("\" address=\"127.0.0.1\"")
                 .append(" protocol=\"AJP/1.3\" secret=\"").append(SECRET).append("\"/>\n");
         boolean withHttpd = ApacheHttpd.unavailableReason().isEmpty();
-        try (StandaloneTomcat tomcat = StandaloneTomcat.start(connectors.toString(), List.of("examples"), petrel[2]);
+        try (TomcatDistribution tomcat = TomcatDistribution.start(connectors.toString(), List.of("examples"), List.of(), petrel[2]);
              ApacheHttpd modJk = withHttpd ? frontEnd(ApacheHttpd.AjpModule.MOD_JK, ajp) : null;
              ApacheHttpd modProxyAjp = withHttpd ? frontEnd(ApacheHttpd.AjpModule.MOD_PROXY_AJP, ajp) : null;
              ApacheHttpd modJkToTomcat = withHttpd ? frontEnd(ApacheHttpd.AjpModule.MOD_JK, tomcatAjp) : null;

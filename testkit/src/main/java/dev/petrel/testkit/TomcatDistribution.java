@@ -1,10 +1,9 @@
-package dev.petrel.tomcat;
+package dev.petrel.testkit;
 
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,40 +18,48 @@ import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 
 /**
- * A Tomcat distribution (the {@code org.apache.tomcat:tomcat} artifact, unpacked by the build into
- * {@code target/tomcat-dist}) run as Tomcat users run it: {@code bin/catalina.sh run} with a
- * {@code CATALINA_BASE} of its own, a {@code server.xml} that names Petrel's protocols, and
- * Petrel's jars in {@code lib/}. A child process of this JVM, stopped by its pid (SIGTERM, then
- * SIGKILL), its base folder removed.
+ * A Tomcat distribution (the {@code org.apache.tomcat:tomcat} artifact, unpacked by the build of
+ * the module whose tests use it; its folder in the system property {@code petrel.tomcat.home}) run
+ * as Tomcat users run it: {@code bin/catalina.sh run} with a {@code CATALINA_BASE} of its own, a
+ * {@code server.xml} with the connectors a test gives (Petrel's protocols among them), Petrel's
+ * jars in {@code lib/} and the webapps and wars the test deploys. A child process of this JVM,
+ * stopped by its pid (SIGTERM, then SIGKILL), its base folder removed.
+ *
+ * <pre>{@code
+ * try (TomcatDistribution tomcat = TomcatDistribution.start(connectors, List.of("examples"), List.of(), port)) {
+ *     // http://127.0.0.1:port/examples/
+ * }
+ * }</pre>
  */
-final class StandaloneTomcat implements AutoCloseable {
+public final class TomcatDistribution implements AutoCloseable {
     private static final String HOME_PROPERTY = "petrel.tomcat.home";
     private final Path base;
     private final Process process;
 
-    private StandaloneTomcat(Path base, Process process) {
+    private TomcatDistribution(Path base, Process process) {
         this.base = base;
         this.process = process;
     }
 
     /** The distribution, or null when the build did not unpack one (a run outside Maven). */
-    static Path home() {
+    public static Path home() {
         String home = System.getProperty(HOME_PROPERTY);
         return home != null && Files.isExecutable(Path.of(home, "bin", "catalina.sh")) ? Path.of(home) : null;
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+    /** A loopback port free at the moment of asking. */
+    public static int freePort() throws IOException {
+        return LoopbackDaemon.freePort();
     }
 
     /**
      * Starts the distribution with {@code connectors} (the {@code <Connector .../>} elements of
-     * its one service) and the given webapps of the distribution deployed, and waits until
-     * {@code readyPort} answers.
+     * its one service), the given webapps of the distribution and {@code wars} deployed, and
+     * waits until {@code readyPort} answers.
      */
-    static StandaloneTomcat start(String connectors, List<String> webapps, int readyPort) throws IOException, InterruptedException {
+    public static TomcatDistribution start(String connectors, List<String> webapps, List<Path> wars, int readyPort)
+            throws IOException, InterruptedException {
+        if (home() == null) throw new IOException("no Tomcat distribution at " + System.getProperty(HOME_PROPERTY));
         Path home = home();
         Path base = Files.createTempDirectory("petrel-catalina-base");
         for (String dir : new String[] {"conf", "lib", "logs", "temp", "webapps", "work"}) {
@@ -62,6 +69,7 @@ final class StandaloneTomcat implements AutoCloseable {
             Files.copy(home.resolve("conf").resolve(file), base.resolve("conf").resolve(file));
         }
         for (String webapp : webapps) copyTree(home.resolve("webapps").resolve(webapp), base.resolve("webapps").resolve(webapp));
+        for (Path war : wars) Files.copy(war, base.resolve("webapps").resolve(war.getFileName()));
         Files.writeString(base.resolve("conf/server.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <Server port="-1" shutdown="SHUTDOWN">
@@ -84,7 +92,7 @@ final class StandaloneTomcat implements AutoCloseable {
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.redirectErrorStream(true);
         pb.redirectOutput(base.resolve("logs/console.log").toFile());
-        StandaloneTomcat tomcat = new StandaloneTomcat(base, pb.start());
+        TomcatDistribution tomcat = new TomcatDistribution(base, pb.start());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             if (!tomcat.process.isAlive()) {
@@ -162,7 +170,7 @@ final class StandaloneTomcat implements AutoCloseable {
     }
 
     /** What Tomcat printed to its console (catalina.sh run sends its log there). */
-    String console() {
+    public String console() {
         try {
             return Files.readString(base.resolve("logs/console.log"));
         } catch (IOException e) {
@@ -170,7 +178,8 @@ final class StandaloneTomcat implements AutoCloseable {
         }
     }
 
-    long pid() {
+    /** The pid of Tomcat's JVM ({@code catalina.sh run} execs it). */
+    public long pid() {
         return process.pid();
     }
 
