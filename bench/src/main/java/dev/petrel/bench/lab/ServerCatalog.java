@@ -45,6 +45,11 @@ final class ServerCatalog {
         // Every peer runs with its defaults, as its users get them; see each servers/*Hello class.
         // The ajp scenario measures Tomcat's AJP connector as seeds 002 did: AjpNioProtocol, so on tomcat-nio only.
         servers.add(java(paths, "tomcat-nio", Group.PEER, tomcat + " embedded, NIO connector", true, "TomcatHello", "nio"));
+        for (TransportKind kind : TransportKind.values()) {
+            // Catalina as above, on Petrel's connector: what a Tomcat user gets by changing one attribute
+            servers.add(java(paths, "tomcat-petrel-" + kind.cliName(), Group.PETREL, tomcat + " embedded, Petrel "
+                    + kind.cliName() + " connector (PetrelHttp11Protocol)", true, "TomcatHello", "petrel-" + kind.cliName()));
+        }
         servers.add(java(paths, "tomcat-nio2", Group.PEER, tomcat + " embedded, NIO2 connector", "TomcatHello", "nio2"));
         servers.add(java(paths, "tomcat-virtual", Group.PEER, tomcat + " embedded, NIO with virtual threads", "TomcatHello", "virtual"));
         servers.add(java(paths, "jetty", Group.PEER, "Jetty " + version(paths, "jetty-server") + ", core handler", "JettyHello"));

@@ -1,5 +1,7 @@
 package dev.petrel.bench.servers;
 
+import dev.petrel.tomcat.PetrelAjpProtocol;
+import dev.petrel.tomcat.PetrelHttp11Protocol;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -12,6 +14,7 @@ import java.util.stream.Stream;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.coyote.ProtocolHandler;
 import org.apache.coyote.ajp.AjpNio2Protocol;
 import org.apache.coyote.ajp.AjpNioProtocol;
 import org.apache.coyote.http11.Http11Nio2Protocol;
@@ -21,7 +24,10 @@ import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 
 /**
  * Embedded Tomcat with one servlet. Modes: {@code nio} (Http11NioProtocol), {@code nio2}
- * (Http11Nio2Protocol) and {@code virtual} (NIO with the connector's virtual-thread executor).
+ * (Http11Nio2Protocol) and {@code virtual} (NIO with the connector's virtual-thread executor);
+ * {@code petrel-blocking}, {@code petrel-virtual} and {@code petrel-nio}: Petrel's connector
+ * ({@code PetrelHttp11Protocol}, {@code PetrelAjpProtocol}) on that transport, the same Catalina
+ * and servlet above it, at its Tomcat-like defaults.
  * No access log, no JSP, no default servlet; the base folder is a temporary one. HTTPS, when the
  * lab asks for it, is a second connector of the same protocol and mode with an {@link SSLHostConfig}
  * holding the lab's PEM files (JSSE: Tomcat uses OpenSSL only with its native library or FFM
@@ -47,9 +53,9 @@ public final class TomcatHello {
     private TomcatHello() {}
 
     public static void main(String[] args) throws Exception {
-        String usage = "TomcatHello PORT MODE (nio, nio2, virtual)";
+        String usage = "TomcatHello PORT MODE (nio, nio2, virtual, petrel-blocking, petrel-virtual, petrel-nio)";
         int port = Hello.port(args, usage);
-        String mode = Hello.mode(args, usage, "nio", "nio2", "virtual");
+        String mode = Hello.mode(args, usage, "nio", "nio2", "virtual", "petrel-blocking", "petrel-virtual", "petrel-nio");
         Hello.quietLogging();
         byte[] page = Hello.page();
 
@@ -75,6 +81,7 @@ public final class TomcatHello {
     }
 
     private static Connector connector(String mode, int port) {
+        if (mode.startsWith("petrel-")) return petrel(new PetrelHttp11Protocol(), mode, port);
         String protocol = mode.equals("nio2") ? Http11Nio2Protocol.class.getName() : Http11NioProtocol.class.getName();
         Connector connector = new Connector(protocol);
         connector.setPort(port);
@@ -85,12 +92,26 @@ public final class TomcatHello {
 
     /** What server.xml's {@code <Connector protocol="AJP/1.3">} sets up with an address and a secret. */
     private static Connector ajpConnector(String mode, int port) {
+        if (mode.startsWith("petrel-")) {
+            Connector connector = petrel(new PetrelAjpProtocol(), mode, port);
+            set(connector, "secret", LabAjp.SECRET);
+            return connector;
+        }
         String protocol = mode.equals("nio2") ? AjpNio2Protocol.class.getName() : AjpNioProtocol.class.getName();
         Connector connector = new Connector(protocol);
         connector.setPort(port);
         set(connector, "address", Hello.HOST);
         set(connector, "secret", LabAjp.SECRET);
         if (mode.equals("virtual")) set(connector, "useVirtualThreads", "true");
+        return connector;
+    }
+
+    /** What server.xml's {@code <Connector protocol="dev.petrel.tomcat.Petrel..." transport="...">} sets up. */
+    private static Connector petrel(ProtocolHandler protocol, String mode, int port) {
+        Connector connector = new Connector(protocol);
+        connector.setPort(port);
+        set(connector, "address", Hello.HOST);
+        set(connector, "transport", mode.substring("petrel-".length()));
         return connector;
     }
 

@@ -65,12 +65,13 @@ class AjpScenarioTest {
     }
 
     @Test
-    void petrelOnEveryTransportAndTomcatNioSpeakAjpTheOthersAreNotApplicable() {
+    void petrelOnEveryTransportTomcatNioAndTomcatOnPetrelSpeakAjpTheOthersAreNotApplicable() {
         AjpScenario scenario = new AjpScenario(true, paths());
         List<ServerSpec> servers = ServerCatalog.all(paths());
 
         assertThat(Lab.applicable(scenario, servers)).extracting(ServerSpec::name).containsExactly(
-                "petrel-blocking", "petrel-virtual", "petrel-nio", "petrel-nio-inline", "tomcat-nio");
+                "petrel-blocking", "petrel-virtual", "petrel-nio", "petrel-nio-inline", "tomcat-nio", "tomcat-petrel-blocking",
+                "tomcat-petrel-virtual", "tomcat-petrel-nio");
         assertThat(scenario.notApplicable(named(servers, "baseline-c"))).isEqualTo("the C baseline speaks no AJP");
         assertThat(scenario.notApplicable(named(servers, "tomcat-nio2")))
                 .isEqualTo("the lab measures Tomcat's AJP connector on tomcat-nio");
