@@ -305,6 +305,25 @@ class ServletApplicationTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"blocking", "virtual", "nio"})
+    void pausedConnectorTurnsNewRequestsAway(String transport) throws Exception {
+        try (EmbeddedTomcat tomcat = EmbeddedTomcat.create(transport).servlet("/hello", new HttpServlet() {
+            @Override
+            protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+                res.getWriter().print("hello");
+            }
+        }).start()) {
+            URI hello = URI.create("http://127.0.0.1:" + tomcat.port() + "/hello");
+            tomcat.connector().pause(); // what Spring Boot's graceful shutdown does first
+            HttpResponse<String> paused = CLIENT.send(HttpRequest.newBuilder(hello).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(paused.statusCode()).isEqualTo(503);
+            assertThat(paused.headers().firstValue("Connection")).hasValue("close");
+            tomcat.connector().resume();
+            assertThat(CLIENT.send(HttpRequest.newBuilder(hello).build(), HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("hello");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"blocking", "virtual", "nio"})
     void multipartUpload(String transport) throws Exception {
         byte[] file = pattern(3 << 20);
         String boundary = "petrel-boundary-1234";
