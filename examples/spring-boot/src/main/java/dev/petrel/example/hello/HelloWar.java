@@ -1,9 +1,9 @@
-package dev.petrel.springboot;
+package dev.petrel.example.hello;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.support.SpringBootServletInitializer;
 
-/** {@link HelloApplication} built as a war: Tomcat starts it through this initializer. */
+/** What a standalone Tomcat starts when it deploys {@code hello.war}. */
 public class HelloWar extends SpringBootServletInitializer {
     @Override
     protected SpringApplicationBuilder configure(SpringApplicationBuilder builder) {
