@@ -61,28 +61,7 @@ public final class TomcatDistribution implements AutoCloseable {
             throws IOException, InterruptedException {
         if (home() == null) throw new IOException("no Tomcat distribution at " + System.getProperty(HOME_PROPERTY));
         Path home = home();
-        Path base = Files.createTempDirectory("petrel-catalina-base");
-        for (String dir : new String[] {"conf", "lib", "logs", "temp", "webapps", "work"}) {
-            Files.createDirectories(base.resolve(dir));
-        }
-        for (String file : new String[] {"web.xml", "context.xml", "catalina.properties", "logging.properties", "tomcat-users.xml"}) {
-            Files.copy(home.resolve("conf").resolve(file), base.resolve("conf").resolve(file));
-        }
-        for (String webapp : webapps) copyTree(home.resolve("webapps").resolve(webapp), base.resolve("webapps").resolve(webapp));
-        for (Path war : wars) Files.copy(war, base.resolve("webapps").resolve(war.getFileName()));
-        Files.writeString(base.resolve("conf/server.xml"), """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <Server port="-1" shutdown="SHUTDOWN">
-                  <Listener className="org.apache.catalina.startup.VersionLoggerListener"/>
-                  <Service name="Catalina">
-                %s
-                    <Engine name="Catalina" defaultHost="localhost">
-                      <Host name="localhost" appBase="webapps" unpackWARs="true" autoDeploy="false"/>
-                    </Engine>
-                  </Service>
-                </Server>
-                """.formatted(connectors.indent(4)));
-        installPetrel(base.resolve("lib"));
+        Path base = prepareBase(home, Files.createTempDirectory("petrel-catalina-base"), connectors, webapps, wars);
         ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/catalina.sh").toString(), "run");
         Map<String, String> env = pb.environment();
         env.put("CATALINA_HOME", home.toString());
@@ -106,6 +85,39 @@ public final class TomcatDistribution implements AutoCloseable {
         String log = tomcat.console();
         tomcat.close();
         throw new IOException("Tomcat did not answer on " + readyPort + " within 60 s: " + log);
+    }
+
+    /**
+     * Makes {@code base} a {@code CATALINA_BASE} for the distribution at {@code home}: its {@code conf/}
+     * files, a {@code server.xml} with {@code connectors} in its one service, the named webapps of
+     * the distribution and {@code wars} deployed (under their file names), and Petrel's jars in
+     * {@code lib/}, taken from this JVM's class path as a user drops them there. The lab runs
+     * {@code catalina.sh run} on such a base itself.
+     */
+    public static Path prepareBase(Path home, Path base, String connectors, List<String> webapps, List<Path> wars)
+            throws IOException {
+        for (String dir : new String[] {"conf", "lib", "logs", "temp", "webapps", "work"}) {
+            Files.createDirectories(base.resolve(dir));
+        }
+        for (String file : new String[] {"web.xml", "context.xml", "catalina.properties", "logging.properties", "tomcat-users.xml"}) {
+            Files.copy(home.resolve("conf").resolve(file), base.resolve("conf").resolve(file));
+        }
+        for (String webapp : webapps) copyTree(home.resolve("webapps").resolve(webapp), base.resolve("webapps").resolve(webapp));
+        for (Path war : wars) Files.copy(war, base.resolve("webapps").resolve(war.getFileName()));
+        Files.writeString(base.resolve("conf/server.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <Server port="-1" shutdown="SHUTDOWN">
+                  <Listener className="org.apache.catalina.startup.VersionLoggerListener"/>
+                  <Service name="Catalina">
+                %s
+                    <Engine name="Catalina" defaultHost="localhost">
+                      <Host name="localhost" appBase="webapps" unpackWARs="true" autoDeploy="false"/>
+                    </Engine>
+                  </Service>
+                </Server>
+                """.formatted(connectors.indent(4)));
+        installPetrel(base.resolve("lib"));
+        return base;
     }
 
     /** Whether a GET of {@code /} on the port gets any HTTP answer (Catalina is up, not just bound). */

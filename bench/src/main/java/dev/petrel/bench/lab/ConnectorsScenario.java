@@ -28,7 +28,12 @@ final class ConnectorsScenario implements Scenario {
     record Variant(String name, boolean https, boolean keepAlive) {
         /** The URL ab requests for this variant. */
         String url(Measurement run) {
-            return https ? run.httpsUrl("/") : run.url("/");
+            return url(run, "/");
+        }
+
+        /** The URL of {@code path} for this variant. */
+        String url(Measurement run, String path) {
+            return https ? run.httpsUrl(path) : run.url(path);
         }
     }
 
@@ -43,9 +48,19 @@ final class ConnectorsScenario implements Scenario {
     private static final Duration HTTPS_READY_LIMIT = Duration.ofSeconds(30);
 
     private final boolean quick;
+    private final boolean p99;
 
     ConnectorsScenario(boolean quick) {
+        this(quick, false);
+    }
+
+    /**
+     * @param p99 whether each column also records ab's 99th percentile of the time per request
+     *     ({@code p99_ms}): the tomcat scenario's goal names it
+     */
+    ConnectorsScenario(boolean quick, boolean p99) {
         this.quick = quick;
+        this.p99 = p99;
     }
 
     private int requests() {
@@ -99,9 +114,14 @@ final class ConnectorsScenario implements Scenario {
 
     /** The HTTP columns, after a warm-up over HTTP. */
     void measureHttp(Measurement run, Duration limit) throws IOException, InterruptedException {
-        if (LoadTools.ab(run, "warm-up", run.clientCpu(), true, 100, warmup(), limit, run.url("/")) == null) return;
-        measure(run, HTTP_KEEP_ALIVE, limit);
-        measure(run, HTTP_NO_KEEP_ALIVE, limit);
+        measureHttp(run, limit, "/");
+    }
+
+    /** The HTTP columns against {@code path}, after a warm-up over HTTP. */
+    void measureHttp(Measurement run, Duration limit, String path) throws IOException, InterruptedException {
+        if (LoadTools.ab(run, "warm-up", run.clientCpu(), true, 100, warmup(), limit, run.url(path)) == null) return;
+        measure(run, HTTP_KEEP_ALIVE, limit, path);
+        measure(run, HTTP_NO_KEEP_ALIVE, limit, path);
     }
 
     /**
@@ -122,12 +142,13 @@ final class ConnectorsScenario implements Scenario {
             return;
         }
         if (LoadTools.ab(run, "HTTPS warm-up", run.clientCpu(), true, 100, warmup(), limit, run.httpsUrl("/")) == null) return;
-        for (Variant v : https) measure(run, v, limit);
+        for (Variant v : https) measure(run, v, limit, "/");
     }
 
-    private void measure(Measurement run, Variant variant, Duration limit) throws IOException, InterruptedException {
+    private void measure(Measurement run, Variant variant, Duration limit, String path) throws IOException, InterruptedException {
+        int[] percentiles = p99 ? new int[] {99} : new int[0];
         LoadTools.Ab ab = LoadTools.ab(run, variant.name(), run.clientCpu(), variant.keepAlive(), 100, requests(variant), limit,
-                variant.url(run));
+                variant.url(run, path), percentiles);
         if (ab == null) return;
         if (variant.https() && ab.output().tls() != null) {
             run.note("TLS negotiated by ab with " + run.serverName() + ": " + ab.output().tls().summary());
@@ -136,5 +157,6 @@ final class ConnectorsScenario implements Scenario {
         run.record(variant.name(), "rps", ab.output().requestsPerSecond());
         run.record(variant.name(), "failed", ab.output().failed() + ab.output().non2xx());
         run.record(variant.name(), "time_per_request_ms", ab.output().timePerRequestMs());
+        if (p99) run.record(variant.name(), "p99_ms", ab.percentilesMicros().get(99) / 1000);
     }
 }

@@ -65,14 +65,12 @@ public final class Lab {
 
     private static int runScenarios(LabOptions options, LabPaths paths, List<String> args, PrintStream err)
             throws LabException, IOException, InterruptedException {
-        List<ServerSpec> servers = select(ServerCatalog.all(paths), options);
+        List<ServerSpec> selected = select(ServerCatalog.all(paths), options);
         int cpus = Runtime.getRuntime().availableProcessors();
         int serverCpu = 0;
         int clientCpu = cpus > 1 && !options.sameCpuOnly() ? 1 : 0;
         boolean sameCpuOnly = options.sameCpuOnly() || cpus < 2;
         RunResults results = new RunResults(EnvironmentProbe.probe(paths, options, serverCpu, clientCpu, args));
-        servers.forEach(s -> results.server(new ServerInfo(s.name(), s.group(), s.description(), null)));
-
         List<Scenario> scenarios = new ArrayList<>();
         for (String name : options.scenarios()) {
             scenarios.add(switch (name) {
@@ -82,10 +80,16 @@ public final class Lab {
                 case "ramp" -> new RampScenario(options.quick());
                 case "idle" -> new IdleScenario(options.quick());
                 case "ajp" -> new AjpScenario(options.quick(), paths);
+                case "tomcat" -> new TomcatScenario(options.quick(), paths);
+                case "tomcat-ramp" -> RampScenario.tomcat(options.quick());
                 default -> throw new LabException("unknown scenario " + name);
             });
         }
         scenarios.forEach(s -> s.sections().forEach(results::scenario));
+        // only the servers some scenario of this run measures: HelloWorld servers, the tomcat scenarios' applications, or both
+        List<ServerSpec> servers = selected.stream()
+                .filter(s -> scenarios.stream().anyMatch(sc -> sc.application() == s.application())).toList();
+        servers.forEach(s -> results.server(new ServerInfo(s.name(), s.group(), s.description(), null)));
         LabCertificate tls = null;
         if (scenarios.stream().anyMatch(Scenario::https)) tls = LabCertificate.obtain(paths.tls(), paths.keytool());
 
@@ -159,12 +163,14 @@ public final class Lab {
 
     /** The servers {@code scenario} can measure, in the given order. */
     static List<ServerSpec> applicable(Scenario scenario, List<ServerSpec> servers) {
-        return servers.stream().filter(s -> scenario.notApplicable(s) == null).toList();
+        return servers.stream().filter(s -> s.application() == scenario.application() && scenario.notApplicable(s) == null)
+                .toList();
     }
 
     /** Every cell of a server the scenario cannot measure, in each of its sections, marked with the reason. */
     static void markNotApplicable(Scenario scenario, List<ServerSpec> servers, RunResults results) {
         for (ServerSpec spec : servers) {
+            if (spec.application() != scenario.application()) continue; // not of this scenario at all
             String reason = scenario.notApplicable(spec);
             if (reason == null) continue;
             for (ScenarioInfo section : scenario.sections()) {

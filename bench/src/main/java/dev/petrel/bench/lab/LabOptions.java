@@ -17,7 +17,8 @@ import java.util.Set;
  */
 record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, int passes, boolean publish,
                   boolean sameCpuOnly) {
-    static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "ramp", "idle", "ajp");
+    static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "ramp", "idle", "ajp", "tomcat",
+            "tomcat-ramp");
 
     static final String HELP = """
             Usage: petrel bench SCENARIO... [--servers a,b,...] [--passes N] [--quick] [--publish]
@@ -30,11 +31,14 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
               idle         RSS and heap held by 10,000 idle keep-alive connections (lab's own)
               ajp          Apache httpd with mod_jk and mod_proxy_ajp in front of Petrel's and
                            Tomcat's AJP connectors: CPU at 400 req/s, then wrk 10..400 conns  [002]
+              tomcat       a Spring Boot HelloWorld (jar and war) and a JSP date page on Tomcat 11
+                           with its NIO connector and with Petrel's: the connectors columns  [000, 003]
+              tomcat-ramp  the ramp above against the same Spring Boot HelloWorld            [003]
               all          every scenario above
 
             Options:
               --servers a,b   only these servers (names in the report; default: all)
-              --passes N      passes per scenario, in alternating server order (default 3, ramp 1;
+              --passes N      passes per scenario, in alternating server order (default 3, ramp and tomcat-ramp 1;
                               --quick: 1). A full ramp pass takes about 25 minutes for all servers.
               --quick         every scenario in seconds: proves the lab works, not any figure
               --publish       also copy the report to bench/RESULTS.md (charts to bench/RESULTS/)
@@ -45,7 +49,7 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
     /** Passes for {@code scenario}: as asked, else 3 (1 for the ramp, whose pass is long). */
     int passesFor(String scenario) {
         if (passes > 0) return passes;
-        return scenario.equals("ramp") ? 1 : 3;
+        return scenario.equals("ramp") || scenario.equals("tomcat-ramp") ? 1 : 3;
     }
 
     static LabOptions parse(List<String> args) throws LabException {

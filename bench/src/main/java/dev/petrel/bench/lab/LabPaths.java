@@ -1,6 +1,9 @@
 package dev.petrel.bench.lab;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /**
  * Where the lab finds what it runs and where it writes.
@@ -34,6 +37,32 @@ record LabPaths(Path home, Path java) {
     /** The lab JDK's keytool, which makes the lab certificate. */
     Path keytool() {
         return java.resolveSibling("keytool");
+    }
+
+    /** The Spring Boot HelloWorld as an executable jar (module examples/spring-boot). */
+    Path helloJar() {
+        return home.resolve("examples/spring-boot/target/hello.jar");
+    }
+
+    /** The same application as a war, for a standalone Tomcat. */
+    Path helloWar() {
+        return home.resolve("examples/spring-boot/target/hello.war");
+    }
+
+    /** Tomcat's distribution, as the bench build unpacks it, or {@code null} when it is not there. */
+    Path tomcatHome() {
+        Path dist = home.resolve("bench/target/tomcat-dist");
+        try (Stream<Path> dirs = Files.list(dist)) {
+            return dirs.filter(d -> d.getFileName().toString().startsWith("apache-tomcat-")
+                    && Files.isExecutable(d.resolve("bin/catalina.sh"))).findFirst().orElse(null);
+        } catch (IOException notUnpacked) {
+            return null;
+        }
+    }
+
+    /** Where the lab makes a {@code CATALINA_BASE} for each standalone Tomcat it runs. */
+    Path catalinaBases() {
+        return home.resolve("bench/target/lab-catalina");
     }
 
     Path results() {

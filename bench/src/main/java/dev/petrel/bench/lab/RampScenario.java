@@ -19,9 +19,33 @@ import java.util.List;
 final class RampScenario implements Scenario {
     private static final int REQUESTS_PER_USER = 50;
     private final boolean quick;
+    private final String name;
+    private final String target;
+    private final boolean application;
 
+    /** The seed's ramp against the lab's HelloWorld servers. */
     RampScenario(boolean quick) {
+        this(quick, "ramp", "the lab's HelloWorld", false);
+    }
+
+    private RampScenario(boolean quick, String name, String target, boolean application) {
         this.quick = quick;
+        this.name = name;
+        this.target = target;
+        this.application = application;
+    }
+
+    /**
+     * The same ramp against the Spring Boot HelloWorld of the tomcat scenario
+     * ({@link TomcatScenario}): seed 003 ran it against exactly that application.
+     */
+    static RampScenario tomcat(boolean quick) {
+        return new RampScenario(quick, "tomcat-ramp", "the Spring Boot HelloWorld (examples/spring-boot) on Tomcat 11", true);
+    }
+
+    @Override
+    public boolean application() {
+        return application;
     }
 
     private List<Integer> levels() {
@@ -42,10 +66,10 @@ final class RampScenario implements Scenario {
 
     @Override
     public ScenarioInfo info() {
-        return new ScenarioInfo("ramp", "003", "Ramp: users arriving within " + rampSeconds() + " s, " + requestsPerUser()
-                        + " requests each",
+        return new ScenarioInfo(name, "003", "Ramp: users arriving within " + rampSeconds() + " s, " + requestsPerUser()
+                        + " requests each" + (application ? ", Spring Boot on Tomcat" : ""),
                 "`h2load --h1 -t1 -c N -n " + requestsPerUser() + "N -r N/" + rampSeconds() + " --rate-period 1s -N 20s` "
-                        + "against `GET /` for N in " + levels() + ", in that order, the same server process throughout "
+                        + "against `GET /` of " + target + " for N in " + levels() + ", in that order, the same server process throughout "
                         + "(server on CPU 0, h2load on CPU 1), 2 s apart. JMeter's thread group of N users with a "
                         + rampSeconds() + " s ramp-up and " + requestsPerUser() + " loops maps to N h2load clients opened "
                         + "N/" + rampSeconds() + " a second, each sending its requests one after another on one keep-alive "

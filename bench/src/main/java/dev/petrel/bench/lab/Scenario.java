@@ -47,6 +47,15 @@ interface Scenario {
     }
 
     /**
+     * Whether this scenario measures the Spring Boot application servers of the tomcat scenarios
+     * ({@link ServerSpec#application()}) instead of the lab's HelloWorld servers. A server of the
+     * other kind is left out of the scenario, and out of the report when no scenario of the run has it.
+     */
+    default boolean application() {
+        return false;
+    }
+
+    /**
      * Why {@code server} can have no figure in this scenario by design, in a few words, or
      * {@code null} when it can. The runner asks before starting it: a server with a reason is not
      * started, and each of its cells in every section says "not applicable" with the reason.

@@ -61,7 +61,85 @@ final class ServerCatalog {
         servers.add(java(paths, "jdk-httpserver", Group.PEER, "JDK com.sun.net.httpserver, virtual-thread executor", "JdkHello"));
         servers.add(java(paths, "helidon", Group.PEER, "Helidon SE " + version(paths, "helidon-webserver")
                 + " (refuses HTTP/1.0 with 505, so ab cannot measure it)", "HelidonHello"));
+        servers.addAll(applications(paths));
         return servers;
+    }
+
+    /** Names of the tomcat scenarios' servers that run the executable jar, and the war. */
+    static final String JAR = "boot-jar-";
+    static final String WAR = "boot-war-";
+
+    /**
+     * The tomcat scenarios' servers: the Spring Boot HelloWorld of {@code examples/spring-boot} as
+     * an executable jar and as a war in Tomcat's distribution, on Tomcat's NIO connector and on
+     * Petrel's per transport. The same application everywhere; only the connector differs.
+     */
+    private static List<ServerSpec> applications(LabPaths paths) {
+        List<ServerSpec> servers = new ArrayList<>();
+        String boot = "Spring Boot " + versionInJar(paths.helloJar(), "spring-boot");
+        String embedded = boot + " jar, embedded Tomcat " + embeddedTomcatVersion(paths);
+        servers.add(bootJar(paths, JAR + "tomcat-nio", Group.PEER, embedded + ", NIO connector", null));
+        for (TransportKind kind : TransportKind.values()) {
+            servers.add(bootJar(paths, JAR + "petrel-" + kind.cliName(), Group.PETREL,
+                    embedded + ", Petrel " + kind.cliName() + " connector (petrel-spring-boot)", kind));
+        }
+        String standalone = boot + " war in Tomcat " + distributionVersion(paths);
+        servers.add(bootWar(paths, WAR + "tomcat-nio", Group.PEER, standalone + ", NIO connector", null));
+        for (TransportKind kind : TransportKind.values()) {
+            servers.add(bootWar(paths, WAR + "petrel-" + kind.cliName(), Group.PETREL,
+                    standalone + ", Petrel " + kind.cliName() + " connector (PetrelHttp11Protocol)", kind));
+        }
+        return servers;
+    }
+
+    /** Whether a tomcat scenario server runs the war (in Tomcat's distribution) rather than the jar. */
+    static boolean isWar(ServerSpec spec) {
+        return spec.name().startsWith(WAR);
+    }
+
+    /** {@code java -jar hello.jar}, Petrel on the given transport or, for {@code null}, switched off. */
+    private static ServerSpec bootJar(LabPaths paths, String name, Group group, String description, TransportKind petrel) {
+        return new ServerSpec(name, group, description, (port, tls, ajp) -> {
+            List<String> command = new ArrayList<>();
+            command.add(paths.java().toString());
+            command.addAll(JVM_OPTIONS);
+            command.addAll(List.of("-jar", paths.helloJar().toString(), "--server.port=" + port, "--server.address=127.0.0.1",
+                    petrel == null ? "--petrel.enabled=false" : "--petrel.transport=" + petrel.cliName()));
+            return command;
+        }, true, false, false, true);
+    }
+
+    /**
+     * {@code catalina.sh run} on a fresh {@code CATALINA_BASE} whose {@code server.xml} has an HTTP
+     * and an HTTPS connector of the given kind ({@link StandaloneTomcat}).
+     */
+    private static ServerSpec bootWar(LabPaths paths, String name, Group group, String description, TransportKind petrel) {
+        return new ServerSpec(name, group, description,
+                (port, tls, ajp) -> StandaloneTomcat.command(paths, name, port, tls, petrel), true, true, false, true);
+    }
+
+    /** The version of Tomcat embedded in the example's jar, e.g. {@code 11.0.22}. */
+    static String embeddedTomcatVersion(LabPaths paths) {
+        return versionInJar(paths.helloJar(), "tomcat-embed-core");
+    }
+
+    /** The version of Tomcat's distribution the build unpacked, e.g. {@code 11.0.24}. */
+    static String distributionVersion(LabPaths paths) {
+        Path home = paths.tomcatHome();
+        return home == null ? "(not unpacked)" : home.getFileName().toString().substring("apache-tomcat-".length());
+    }
+
+    /** The version in the name of a library inside a Spring Boot jar ({@code BOOT-INF/lib/}). */
+    private static String versionInJar(Path jar, String artifact) {
+        String prefix = "BOOT-INF/lib/" + artifact + "-";
+        try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar.toFile())) {
+            return zip.stream().map(java.util.zip.ZipEntry::getName)
+                    .filter(n -> n.startsWith(prefix) && n.endsWith(".jar") && Character.isDigit(n.charAt(prefix.length())))
+                    .map(n -> n.substring(prefix.length(), n.length() - 4))
+                    .findFirst().orElse("(version unknown)");
+        } catch (IOException e) {
+            return "(not built)";
+        }
     }
 
     private static ServerSpec java(LabPaths paths, String name, Group group, String description, String mainClass,

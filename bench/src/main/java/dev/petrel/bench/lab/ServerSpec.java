@@ -16,9 +16,17 @@ import java.util.List;
  *     {@link Command}); the C baseline cannot
  * @param ajp whether it can also speak AJP/1.3 (on the HTTP port plus two, see {@link Command}):
  *     Petrel and the lab's Tomcat with its NIO connector
+ * @param application whether it serves the tomcat scenarios' Spring Boot application (seeds 000,
+ *     003) rather than the lab's HelloWorld: only those scenarios run it, and only it
  */
 record ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm,
-                  boolean tls, boolean ajp) {
+                  boolean tls, boolean ajp, boolean application) {
+
+    /** A HelloWorld server. */
+    ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm, boolean tls,
+               boolean ajp) {
+        this(name, group, description, command, jvm, tls, ajp, false);
+    }
 
     /** A server that speaks no AJP. */
     ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm, boolean tls) {

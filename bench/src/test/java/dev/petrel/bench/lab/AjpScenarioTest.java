@@ -76,8 +76,12 @@ class AjpScenarioTest {
         assertThat(scenario.notApplicable(named(servers, "tomcat-nio2")))
                 .isEqualTo("the lab measures Tomcat's AJP connector on tomcat-nio");
         assertThat(scenario.notApplicable(named(servers, "jetty"))).isEqualTo("speaks no AJP");
-        // other scenarios measure every server
-        assertThat(Lab.applicable(new IdleScenario(true), servers)).hasSameSizeAs(servers);
+        // other scenarios measure every HelloWorld server; the tomcat scenarios' applications only those
+        List<ServerSpec> hello = servers.stream().filter(s -> !s.application()).toList();
+        assertThat(Lab.applicable(new IdleScenario(true), servers)).isEqualTo(hello);
+        assertThat(Lab.applicable(RampScenario.tomcat(true), servers)).extracting(ServerSpec::name).containsExactly(
+                "boot-jar-tomcat-nio", "boot-jar-petrel-blocking", "boot-jar-petrel-virtual", "boot-jar-petrel-nio",
+                "boot-war-tomcat-nio", "boot-war-petrel-blocking", "boot-war-petrel-virtual", "boot-war-petrel-nio");
     }
 
     @Test

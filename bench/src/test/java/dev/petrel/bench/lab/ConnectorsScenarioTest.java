@@ -100,7 +100,10 @@ class ConnectorsScenarioTest {
         String property = "-D" + ServerCatalog.TLS_PROPERTY + "=" + certificate.directory();
 
         assertThat(baseline.tls()).isFalse();
-        assertThat(servers.stream().filter(s -> s.group() != Group.BASELINE)).allMatch(ServerSpec::tls);
+        assertThat(servers.stream().filter(s -> s.group() != Group.BASELINE && !s.application())).allMatch(ServerSpec::tls);
+        // a Spring Boot jar's embedded Tomcat has one port; the war's standalone Tomcat has an HTTPS connector too
+        assertThat(servers.stream().filter(ServerSpec::application))
+                .allMatch(s -> s.tls() == s.name().startsWith(ServerCatalog.WAR)).isNotEmpty();
         assertThat(jetty.command().line(18_400, certificate, false)).contains(property).endsWith("dev.petrel.bench.servers.JettyHello", "18400");
         assertThat(jetty.command().line(18_400, null, false)).noneMatch(arg -> arg.startsWith("-D" + ServerCatalog.TLS_PROPERTY));
     }

@@ -13,6 +13,8 @@ class LabOptionsTest {
         assertThat(full.passesFor("latency")).isEqualTo(3);
         assertThat(full.passesFor("idle")).isEqualTo(3);
         assertThat(full.passesFor("ramp")).isEqualTo(1);
+        assertThat(full.passesFor("tomcat-ramp")).isEqualTo(1);
+        assertThat(full.passesFor("tomcat")).isEqualTo(3);
         assertThat(full.passesFor("ajp")).isEqualTo(3);
         LabOptions quick = LabOptions.parse(List.of("all", "--quick"));
         assertThat(quick.passesFor("latency")).isEqualTo(1);
@@ -24,7 +26,8 @@ class LabOptionsTest {
     void expandsAllAndKeepsOrderWithoutRepeats() throws LabException {
         LabOptions options = LabOptions.parse(List.of("ramp", "all", "--servers", "baseline-c,petrel-virtual"));
 
-        assertThat(options.scenarios()).containsExactly("ramp", "latency", "connectors", "single-cpu", "idle", "ajp");
+        assertThat(options.scenarios()).containsExactly("ramp", "latency", "connectors", "single-cpu", "idle", "ajp", "tomcat",
+                "tomcat-ramp");
         assertThat(options.servers()).containsExactly("baseline-c", "petrel-virtual");
     }
 

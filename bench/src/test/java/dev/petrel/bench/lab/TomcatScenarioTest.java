@@ -1,0 +1,65 @@
+package dev.petrel.bench.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.petrel.server.TransportKind;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TomcatScenarioTest {
+    @TempDir
+    Path home;
+
+    private LabPaths paths() {
+        return new LabPaths(home, Path.of("/jdk/bin/java"));
+    }
+
+    private static ServerSpec named(List<ServerSpec> servers, String name) {
+        return servers.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theJarRunsWithPetrelOnATransportOrSwitchedOff() {
+        List<ServerSpec> servers = ServerCatalog.all(paths());
+        Path jar = home.resolve("examples/spring-boot/target/hello.jar");
+
+        assertThat(named(servers, "boot-jar-petrel-virtual").command().line(18_400, null, false)).startsWith("/jdk/bin/java")
+                .containsSubsequence("-jar", jar.toString(), "--server.port=18400", "--server.address=127.0.0.1",
+                        "--petrel.transport=virtual").containsAll(ServerCatalog.JVM_OPTIONS);
+        assertThat(named(servers, "boot-jar-tomcat-nio").command().line(18_400, null, false))
+                .endsWith("--petrel.enabled=false");
+    }
+
+    @Test
+    void theWarsServerXmlHasAnHttpAndAnHttpsConnectorOfOneKind() {
+        LabCertificate tls = new LabCertificate(home.resolve("tls"), null);
+
+        String petrel = StandaloneTomcat.connectors(18_400, tls, TransportKind.NIO);
+        assertThat(petrel).contains("<Connector port=\"18400\" address=\"127.0.0.1\" protocol=\"dev.petrel.tomcat.PetrelHttp11Protocol\" transport=\"nio\"/>")
+                .contains("<Connector port=\"18401\" address=\"127.0.0.1\" protocol=\"dev.petrel.tomcat.PetrelHttp11Protocol\" transport=\"nio\" SSLEnabled=\"true\">")
+                .contains("certificateKeystoreFile=\"" + tls.pkcs12() + "\"")
+                .contains("certificateKeystorePassword=\"" + LabCertificate.PASSWORD + "\"");
+        String nio = StandaloneTomcat.connectors(18_400, null, null);
+        assertThat(nio).isEqualTo("<Connector port=\"18400\" address=\"127.0.0.1\" protocol=\"HTTP/1.1\"/>\n");
+    }
+
+    @Test
+    void unavailableUntilTheExampleIsBuilt() {
+        assertThat(new TomcatScenario(true, paths()).unavailable()).contains("examples/spring-boot is not built");
+    }
+
+    @Test
+    void theJarsHaveNoHttpsOrJspColumnsTheWarsHaveAll() {
+        TomcatScenario scenario = new TomcatScenario(true, paths());
+        List<ServerSpec> servers = ServerCatalog.all(paths());
+
+        assertThat(scenario.application()).isTrue();
+        assertThat(scenario.sections()).extracting(s -> s.name()).containsExactly("tomcat", "tomcat-jsp");
+        assertThat(scenario.sections().get(1).variants()).containsExactly("HTTP keep-alive", "HTTP no keep-alive");
+        assertThat(ServerCatalog.isWar(named(servers, "boot-war-petrel-nio"))).isTrue();
+        assertThat(ServerCatalog.isWar(named(servers, "boot-jar-petrel-nio"))).isFalse();
+        assertThat(Lab.applicable(scenario, servers)).allMatch(ServerSpec::application).hasSize(8);
+    }
+}
