@@ -170,8 +170,9 @@ public final class Lab {
     /** Every cell of a server the scenario cannot measure, in each of its sections, marked with the reason. */
     static void markNotApplicable(Scenario scenario, List<ServerSpec> servers, RunResults results) {
         for (ServerSpec spec : servers) {
-            if (spec.application() != scenario.application()) continue; // not of this scenario at all
-            String reason = scenario.notApplicable(spec);
+            String reason = spec.application() == scenario.application() ? scenario.notApplicable(spec)
+                    : spec.application() ? "serves the Spring Boot application, measured by the tomcat scenarios"
+                    : "serves the lab's HelloWorld; the tomcat scenarios measure the Spring Boot application";
             if (reason == null) continue;
             for (ScenarioInfo section : scenario.sections()) {
                 for (String variant : section.variants()) {

@@ -2,7 +2,11 @@ package dev.petrel.bench.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.petrel.bench.model.Environment;
+import dev.petrel.bench.model.NotApplicable;
+import dev.petrel.bench.model.RunResults;
 import dev.petrel.server.TransportKind;
+import java.util.Map;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -61,5 +65,23 @@ class TomcatScenarioTest {
         assertThat(ServerCatalog.isWar(named(servers, "boot-war-petrel-nio"))).isTrue();
         assertThat(ServerCatalog.isWar(named(servers, "boot-jar-petrel-nio"))).isFalse();
         assertThat(Lab.applicable(scenario, servers)).allMatch(ServerSpec::application).hasSize(8);
+    }
+
+    @Test
+    void inARunOfBothKindsEachScenarioSaysWhyTheOtherKindHasNoFigure() {
+        List<ServerSpec> all = ServerCatalog.all(paths());
+        List<ServerSpec> chosen = List.of(named(all, "petrel-nio"), named(all, "boot-jar-petrel-nio"));
+        RunResults results = new RunResults(new Environment("2026-11-24T10:00:00Z", "abc", "25", "", "6.8", "cpu", 2, 0, 1,
+                Map.of(), "./petrel bench connectors tomcat", false));
+
+        Lab.markNotApplicable(new ConnectorsScenario(false), chosen, results);
+        Lab.markNotApplicable(new TomcatScenario(false, paths()), chosen, results);
+
+        assertThat(results.notApplicable()).filteredOn(n -> n.scenario().equals("connectors"))
+                .extracting(NotApplicable::server).containsOnly("boot-jar-petrel-nio");
+        assertThat(results.notApplicable()).filteredOn(n -> n.scenario().startsWith("tomcat"))
+                .extracting(NotApplicable::server).containsOnly("petrel-nio");
+        assertThat(results.notApplicable()).filteredOn(n -> n.server().equals("petrel-nio"))
+                .extracting(NotApplicable::reason).containsOnly("serves the lab's HelloWorld; the tomcat scenarios measure the Spring Boot application");
     }
 }
