@@ -18,11 +18,12 @@ final class ExchangeInput implements InputBuffer {
     private final byte[] buffer = new byte[BUFFER_SIZE];
     private InputStream body;
     private ByteBuffer replay;
-    private int buffered; // bytes read ahead by fill(), not yet handed out
+    private int buffered; // bytes read ahead by awaitData(), not yet handed out
     private boolean ended;
+    private boolean waiting; // guarded by this: awaitData() is reading the body on another thread
 
     /** The body of the next request. */
-    void begin(InputStream body) {
+    synchronized void begin(InputStream body) {
         this.body = body;
         this.replay = null;
         this.buffered = 0;
@@ -83,13 +84,44 @@ final class ExchangeInput implements InputBuffer {
 
     /**
      * Waits for the next bytes of the body (or its end), for a non-blocking reader to be told of
-     * them: read ahead into the buffer, handed out by the next {@link #doRead}.
+     * them: read ahead, handed out by the next {@link #doRead}. The read goes into its own array
+     * and lands only if the exchange is still the one it began for: the exchange can end while
+     * this waits (an async timeout), and this input then serves the next one.
      */
     void awaitData() throws IOException {
-        if (replay != null || buffered > 0 || ended || body == null) return;
-        int n = body.read(buffer, 0, buffer.length);
-        if (n < 0) ended = true;
-        else buffered = n;
+        InputStream stream;
+        synchronized (this) {
+            if (replay != null || buffered > 0 || ended || body == null) return;
+            stream = body;
+            waiting = true;
+        }
+        byte[] ahead = new byte[BUFFER_SIZE];
+        int n;
+        try {
+            n = stream.read(ahead, 0, ahead.length);
+        } finally {
+            synchronized (this) {
+                waiting = false;
+            }
+        }
+        synchronized (this) {
+            if (body != stream) return; // that exchange is over, and its connection was cut
+            if (n < 0) {
+                ended = true;
+            } else {
+                System.arraycopy(ahead, 0, buffer, 0, n);
+                buffered = n;
+            }
+        }
+    }
+
+    /**
+     * Whether {@link #awaitData} is reading the body on another thread right now: an exchange
+     * that ends meanwhile must not be followed by another on its connection, whose bytes that
+     * read would take.
+     */
+    synchronized boolean waiting() {
+        return waiting;
     }
 
     /** Whether the body's end was read. */

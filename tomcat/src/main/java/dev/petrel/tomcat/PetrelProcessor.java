@@ -204,8 +204,8 @@ final class PetrelProcessor extends AbstractProcessor {
     @Override
     protected void processSocketEvent(SocketEvent event, boolean dispatch) {
         long exchange = generation;
-        if (dispatch) protocol.executor().execute(() -> resume(event, exchange));
-        else resume(event, exchange);
+        if (dispatch) protocol.executor().execute(() -> resume(event, exchange, null));
+        else resume(event, exchange, null);
     }
 
     @Override
@@ -213,10 +213,17 @@ final class PetrelProcessor extends AbstractProcessor {
         protocol.executor().execute(runnable);
     }
 
-    private void resume(SocketEvent event, long exchange) {
+    /**
+     * Runs an event of exchange number {@code exchange}, unless that exchange is over: then the
+     * request and response serve another, and the event is dropped.
+     *
+     * @param failure the read failure behind an {@link SocketEvent#ERROR}, or {@code null}
+     */
+    private void resume(SocketEvent event, long exchange, IOException failure) {
         lock.lock();
         try {
             if (exchange != generation || over || detached == null) return; // late: that exchange is over
+            if (failure != null) request.setAttribute(RequestDispatcher.ERROR_EXCEPTION, failure);
             if (event == SocketEvent.ERROR && request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) == null) {
                 // AbstractProcessor asks a socket for the error; there is none, so name it here
                 request.setAttribute(RequestDispatcher.ERROR_EXCEPTION, new IOException("error on the exchange"));
@@ -245,10 +252,13 @@ final class PetrelProcessor extends AbstractProcessor {
         if (over) return false;
         over = true;
         Detached d = detached;
-        boolean cut = !getErrorState().isIoAllowed();
+        // A non-blocking reader's wait still reading the body: the response is finished, but the
+        // connection is cut after it rather than drained or reused under that read.
+        boolean cut = !getErrorState().isIoAllowed() || input.waiting();
         recycleExchange();
         if (d != null) {
-            if (cut) d.fail(new IOException("the application abandoned the response"));
+            if (cut) d.fail(new IOException(getErrorState().isIoAllowed() ? "a non-blocking read still waits for the request body"
+                    : "the application abandoned the response"));
             else d.complete();
         }
         protocol.release(this);
@@ -358,14 +368,12 @@ final class PetrelProcessor extends AbstractProcessor {
     protected void registerReadInterest() {
         long exchange = generation;
         protocol.executor().execute(() -> {
-            SocketEvent event = SocketEvent.OPEN_READ;
             try {
                 input.awaitData();
+                resume(SocketEvent.OPEN_READ, exchange, null);
             } catch (IOException e) {
-                request.setAttribute(RequestDispatcher.ERROR_EXCEPTION, e);
-                event = SocketEvent.ERROR;
+                resume(SocketEvent.ERROR, exchange, e);
             }
-            resume(event, exchange);
         });
     }
 
