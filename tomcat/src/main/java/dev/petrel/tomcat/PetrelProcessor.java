@@ -166,6 +166,11 @@ final class PetrelProcessor extends AbstractProcessor {
         return address.getAddress() != null ? address.getAddress().getHostAddress() : address.getHostString();
     }
 
+    /** What Catalina counts of this processor's requests, and the one it serves now. */
+    org.apache.coyote.RequestInfo requestInfo() {
+        return request.getRequestProcessor();
+    }
+
     @Override
     protected boolean getPopulateRequestAttributesFromSocket() {
         return false; // all set in begin()

@@ -39,6 +39,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
 
     private final ConcurrentLinkedQueue<PetrelProcessor> idle = new ConcurrentLinkedQueue<>();
     private final AsyncTimeouts asyncTimeouts = new AsyncTimeouts();
+    private final RequestStatistics statistics = new RequestStatistics();
     private Adapter adapter;
     private Executor executor;
     private ExecutorService ownExecutor;
@@ -274,6 +275,8 @@ public abstract class PetrelProtocol implements ProtocolHandler {
                 .handler(new CoyoteHandler(this))
                 .start();
         asyncTimeouts.start(utilityExecutor);
+        // named once bound, so that port 0 (any free port) gives the port taken, as in the log
+        statistics.register(adapter == null ? null : adapter.getDomain(), getName());
         LOG.info("Starting Petrel connector [" + getName() + "] on " + server.addresses());
     }
 
@@ -321,7 +324,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
 
     @Override
     public void destroy() {
-        // stop() released everything
+        statistics.unregister(); // stop() released everything else
     }
 
     /** Turns new requests away (503, connection closed) while those in flight finish. */
@@ -392,10 +395,18 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         return asyncTimeouts;
     }
 
-    /** A processor for the next exchange: a recycled one, or a new one. */
+    /** A processor for the next exchange: a recycled one, or a new one, counted into the connector's statistics. */
     PetrelProcessor processor() {
         PetrelProcessor processor = idle.poll();
-        return processor != null ? processor : new PetrelProcessor(this, adapter);
+        if (processor != null) return processor;
+        processor = new PetrelProcessor(this, adapter);
+        statistics.add(processor.requestInfo());
+        return processor;
+    }
+
+    /** The connector's request statistics, summed over its processors (as JMX publishes them). */
+    public org.apache.coyote.RequestGroupInfo getRequestGroupInfo() {
+        return statistics.global();
     }
 
     /** A processor whose exchange is over, for the next one. */
