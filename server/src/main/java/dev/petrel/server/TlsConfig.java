@@ -25,6 +25,9 @@ import java.util.Set;
  *   <tr><td>{@code applicationProtocols}</td><td>{@code http/1.1}</td><td>ALPN; {@code h2} goes first once served</td></tr>
  *   <tr><td>{@code handshakeTimeout}</td><td>10 s</td><td>a client that does not finish its handshake in time is cut,
  *       so a silent or slow one cannot hold a connection</td></tr>
+ *   <tr><td>{@code clientAuth}</td><td>{@link ClientAuth#NONE}</td><td>client certificates are for the few services
+ *       that authenticate clients by them; asked for, they are checked against {@code trustedCertificates}
+ *       (the JDK's trust store when none is given) and handed to the handler in {@link TlsDetails}</td></tr>
  * </table>
  */
 public final class TlsConfig {
@@ -52,11 +55,36 @@ public final class TlsConfig {
     /** Ten seconds. */
     public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
 
+    /** Whether the server asks clients for a certificate (mutual TLS). */
+    public enum ClientAuth {
+        /** Asks for none. */
+        NONE,
+        /** Asks; a client may send none, and one it sends must be trusted. */
+        OPTIONAL,
+        /** Asks, and refuses the handshake of a client without a trusted certificate. */
+        REQUIRED
+    }
+
+    /**
+     * Where the certificates that client certificates must chain to are read from.
+     *
+     * @param file PEM certificates, or a PKCS#12 or JKS trust store
+     * @param password the store's password, or {@code null} for PEM or a store read without one
+     */
+    public record TrustedCertificates(Path file, char[] password) {
+        public TrustedCertificates {
+            Objects.requireNonNull(file, "file");
+            password = password == null ? null : password.clone();
+        }
+    }
+
     private final List<CertificateSource> certificates;
     private final List<String> protocols;
     private final List<String> cipherSuites;
     private final List<String> applicationProtocols;
     private final Duration handshakeTimeout;
+    private final ClientAuth clientAuth;
+    private final TrustedCertificates trustedCertificates;
 
     private TlsConfig(Builder builder) {
         this.certificates = List.copyOf(builder.certificates);
@@ -64,6 +92,8 @@ public final class TlsConfig {
         this.cipherSuites = builder.cipherSuites;
         this.applicationProtocols = builder.applicationProtocols;
         this.handshakeTimeout = builder.handshakeTimeout;
+        this.clientAuth = builder.clientAuth;
+        this.trustedCertificates = builder.trustedCertificates;
     }
 
     /** A builder with the defaults and no certificate yet. */
@@ -99,6 +129,8 @@ public final class TlsConfig {
         builder.cipherSuites = cipherSuites;
         builder.applicationProtocols = applicationProtocols;
         builder.handshakeTimeout = handshakeTimeout;
+        builder.clientAuth = clientAuth;
+        builder.trustedCertificates = trustedCertificates;
         return builder;
     }
 
@@ -127,17 +159,29 @@ public final class TlsConfig {
         return handshakeTimeout;
     }
 
-    /** Every file read by the certificate sources, once each, in order. */
+    /** Whether clients are asked for a certificate. */
+    public ClientAuth clientAuth() {
+        return clientAuth;
+    }
+
+    /** What client certificates must chain to, or {@code null} for the JDK's trust store. */
+    public TrustedCertificates trustedCertificates() {
+        return trustedCertificates;
+    }
+
+    /** Every file read by the certificate sources and the trusted certificates, once each, in order. */
     public List<Path> files() {
         Set<Path> files = new LinkedHashSet<>();
         for (CertificateSource source : certificates) files.addAll(source.files());
+        if (trustedCertificates != null) files.add(trustedCertificates.file());
         return List.copyOf(files);
     }
 
     @Override
     public String toString() {
         return "TlsConfig[certificates=" + certificates + ", protocols=" + protocols + ", applicationProtocols="
-                + applicationProtocols + ", handshakeTimeout=" + handshakeTimeout + "]";
+                + applicationProtocols + ", handshakeTimeout=" + handshakeTimeout + ", clientAuth=" + clientAuth
+                + (trustedCertificates == null ? "" : " trusting " + trustedCertificates.file()) + "]";
     }
 
     /** Collects certificates and settings; {@link #build()} checks them. */
@@ -147,8 +191,33 @@ public final class TlsConfig {
         private List<String> cipherSuites = DEFAULT_CIPHER_SUITES;
         private List<String> applicationProtocols = DEFAULT_APPLICATION_PROTOCOLS;
         private Duration handshakeTimeout = DEFAULT_HANDSHAKE_TIMEOUT;
+        private ClientAuth clientAuth = ClientAuth.NONE;
+        private TrustedCertificates trustedCertificates;
 
         private Builder() {}
+
+        /**
+         * Asks clients for a certificate, checked against the JDK's trust store.
+         *
+         * @param mode whether a client may go without one
+         */
+        public Builder clientAuth(ClientAuth mode) {
+            this.clientAuth = Objects.requireNonNull(mode, "mode");
+            this.trustedCertificates = null;
+            return this;
+        }
+
+        /**
+         * Asks clients for a certificate that chains to one in {@code trusted}.
+         *
+         * @param mode whether a client may go without one
+         * @param trusted PEM certificates, or a PKCS#12 or JKS trust store
+         */
+        public Builder clientAuth(ClientAuth mode, TrustedCertificates trusted) {
+            this.clientAuth = Objects.requireNonNull(mode, "mode");
+            this.trustedCertificates = Objects.requireNonNull(trusted, "trusted");
+            return this;
+        }
 
         /**
          * Adds a certificate source; the first added is the default certificate.

@@ -38,17 +38,14 @@ final class PetrelTomcatCustomizer implements WebServerFactoryCustomizer<TomcatS
         InetAddress address = factory.getAddress();
         Ssl ssl = factory.getSsl();
         SslBundle bundle = Ssl.isEnabled(ssl) ? WebServerSslBundle.get(ssl, factory.getSslBundles()) : null;
+        Ssl.ClientAuth clientAuth = bundle == null || ssl.getClientAuth() == null ? Ssl.ClientAuth.NONE : ssl.getClientAuth();
         if (bundle != null) {
-            if (ssl.getClientAuth() != null && ssl.getClientAuth() != Ssl.ClientAuth.NONE) {
-                throw new IllegalStateException("server.ssl.client-auth=" + ssl.getClientAuth()
-                        + " is not supported by Petrel yet; set petrel.enabled=false to use Tomcat's connector");
-            }
             factory.setSsl(null); // Boot's own SSL set-up would refuse a protocol that is not an AbstractHttp11Protocol
         }
-        factory.addConnectorCustomizers(connector -> configure(connector, address, bundle));
+        factory.addConnectorCustomizers(connector -> configure(connector, address, bundle, clientAuth));
     }
 
-    private void configure(Connector connector, InetAddress address, SslBundle bundle) {
+    private void configure(Connector connector, InetAddress address, SslBundle bundle, Ssl.ClientAuth clientAuth) {
         connector.setProperty("transport", transport);
         if (address != null) connector.setProperty("address", address.getHostAddress());
         if (bundle == null) return;
@@ -67,6 +64,19 @@ final class PetrelTomcatCustomizer implements WebServerFactoryCustomizer<TomcatS
         host.addCertificate(certificate);
         if (bundle.getOptions().getEnabledProtocols() != null) {
             host.setProtocols(String.join("+", bundle.getOptions().getEnabledProtocols()));
+        }
+        if (clientAuth != Ssl.ClientAuth.NONE) {
+            // server.ssl.client-auth: need or want, trusting the bundle's trust store (else the JDK's)
+            host.setCertificateVerification(clientAuth == Ssl.ClientAuth.NEED ? "required" : "optional");
+            try {
+                BundleKeyStoreFile trust = BundleKeyStoreFile.writeTrust(bundle);
+                if (trust != null) {
+                    host.setTruststoreFile(trust.path().toString());
+                    host.setTruststorePassword(new String(trust.password()));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not hand the SSL bundle's trust store to Petrel", e);
+            }
         }
         connector.addSslHostConfig(host);
     }

@@ -20,6 +20,13 @@ public class HelloApplication {
         return new Greeting("HelloWorld", request.isSecure());
     }
 
+    @GetMapping("/who")
+    String who(jakarta.servlet.http.HttpServletRequest request) {
+        java.security.cert.X509Certificate[] chain =
+                (java.security.cert.X509Certificate[]) request.getAttribute("jakarta.servlet.request.X509Certificate");
+        return chain == null ? "anonymous" : chain[0].getSubjectX500Principal().getName();
+    }
+
     @GetMapping("/slow")
     String slow() throws InterruptedException {
         Thread.sleep(1500);

@@ -102,6 +102,44 @@ class PetrelAutoConfigurationTest {
     }
 
     @Test
+    void serverSslClientAuthAsksForClientCertificates(@TempDir Path dir) throws Exception {
+        openssl(dir, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", "key.pem", "-out", "cert.pem");
+        openssl(dir, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+                "-subj", "/CN=Test CA", "-keyout", "ca.key", "-out", "ca.pem",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign");
+        openssl(dir, "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=alice",
+                "-keyout", "alice.key", "-out", "alice.csr");
+        openssl(dir, "x509", "-req", "-in", "alice.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                "-days", "2", "-out", "alice.pem");
+        try (ConfigurableApplicationContext context = run("server.ssl.certificate=file:" + dir.resolve("cert.pem"),
+                "server.ssl.certificate-private-key=file:" + dir.resolve("key.pem"),
+                "server.ssl.trust-certificate=file:" + dir.resolve("ca.pem"), "server.ssl.client-auth=need")) {
+            String url = "https://127.0.0.1:" + port(context) + "/who";
+            assertThat(curl(dir, "--cert", "alice.pem", "--key", "alice.key", url)).isEqualTo("0 CN=alice");
+            assertThat(curl(dir, url)).as("no client certificate: refused").doesNotStartWith("0 ");
+        }
+    }
+
+    private static void openssl(Path dir, String... args) throws Exception {
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("openssl"));
+        command.addAll(java.util.List.of(args));
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor()).as(output).isZero();
+    }
+
+    /** curl's exit code and output, trusting the server's certificate. */
+    private static String curl(Path dir, String... args) throws Exception {
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("curl", "-sS", "--max-time", "10",
+                "--cacert", "cert.pem"));
+        command.addAll(java.util.List.of(args));
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        return p.waitFor() + " " + output;
+    }
+
+    @Test
     void gracefulShutdownLetsRequestsInFlightFinish() throws Exception {
         ConfigurableApplicationContext context = run("server.shutdown=graceful", "petrel.transport=blocking");
         String base = "http://127.0.0.1:" + port(context);

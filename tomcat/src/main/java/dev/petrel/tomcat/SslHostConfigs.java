@@ -13,10 +13,13 @@ import org.apache.tomcat.util.net.SSLHostConfigCertificate;
  * Tomcat's {@code <SSLHostConfig>}/{@code <Certificate>} elements as Petrel's {@link TlsConfig}:
  * PEM files ({@code certificateFile}, {@code certificateKeyFile}, {@code certificateChainFile}) and
  * PKCS#12 key stores ({@code certificateKeystoreFile}, {@code certificateKeystorePassword}), for
- * the default host; {@code protocols} as given. Relative paths are resolved against
- * {@code catalina.base}, as Tomcat does. What Petrel does not take (encrypted PEM keys, other
- * host names, client certificate verification, OpenSSL cipher strings) is said, never dropped
- * silently: an error when it would change who can connect, a warning otherwise.
+ * the default host; {@code protocols} as given; client certificates
+ * ({@code certificateVerification="required|optional"}) checked against {@code caCertificateFile}
+ * (PEM) or {@code truststoreFile}/{@code truststorePassword}, else the JDK's trust store, as Tomcat
+ * does. Relative paths are resolved against {@code catalina.base}, as Tomcat does. What Petrel does
+ * not take (encrypted PEM keys, other host names, {@code optionalNoCA}, revocation lists, OpenSSL
+ * cipher strings) is said, never dropped silently: an error when it would change who can connect,
+ * a warning otherwise.
  */
 final class SslHostConfigs {
     private static final Log LOG = LogFactory.getLog(SslHostConfigs.class);
@@ -36,10 +39,6 @@ final class SslHostConfigs {
         if (chosen == null) {
             throw new IllegalArgumentException(connectorName + ": SSLEnabled=\"true\" needs an <SSLHostConfig> for the default host");
         }
-        if (chosen.getCertificateVerification() != SSLHostConfig.CertificateVerification.NONE) {
-            throw new IllegalArgumentException(connectorName + ": certificateVerification=\""
-                    + chosen.getCertificateVerificationAsString() + "\" (client certificates) is not supported by Petrel yet");
-        }
         if (!DEFAULT_CIPHERS.equals(chosen.getCiphers())) {
             LOG.warn(connectorName + ": ciphers=\"" + chosen.getCiphers() + "\" is ignored: Petrel uses its own TLS 1.3/1.2 suites");
         }
@@ -50,7 +49,33 @@ final class SslHostConfigs {
         for (SSLHostConfigCertificate certificate : chosen.getCertificates()) {
             add(tls, certificate, connectorName);
         }
+        clientAuth(tls, chosen, connectorName);
         return tls.build();
+    }
+
+    /** {@code certificateVerification} and where the certificates it trusts are. */
+    private static void clientAuth(TlsConfig.Builder tls, SSLHostConfig config, String connectorName) {
+        TlsConfig.ClientAuth mode = switch (config.getCertificateVerification()) {
+            case NONE -> TlsConfig.ClientAuth.NONE;
+            case OPTIONAL -> TlsConfig.ClientAuth.OPTIONAL;
+            case REQUIRED -> TlsConfig.ClientAuth.REQUIRED;
+            case OPTIONAL_NO_CA -> throw new IllegalArgumentException(connectorName
+                    + ": certificateVerification=\"optionalNoCA\" (accepting certificates nobody trusted) is not supported by Petrel");
+        };
+        if (mode == TlsConfig.ClientAuth.NONE) return;
+        if (config.getCertificateRevocationListFile() != null) {
+            throw new IllegalArgumentException(connectorName + ": certificateRevocationListFile is not supported by Petrel yet,"
+                    + " and a revoked client certificate must not get in");
+        }
+        if (config.getCaCertificateFile() != null) {
+            tls.clientAuth(mode, new TlsConfig.TrustedCertificates(resolve(config.getCaCertificateFile()), null));
+        } else if (config.getTruststoreFile() != null) {
+            String password = config.getTruststorePassword();
+            tls.clientAuth(mode, new TlsConfig.TrustedCertificates(resolve(config.getTruststoreFile()),
+                    password == null ? null : password.toCharArray()));
+        } else {
+            tls.clientAuth(mode); // the JDK's trust store, as Tomcat falls back to it
+        }
     }
 
     private static void add(TlsConfig.Builder tls, SSLHostConfigCertificate certificate, String connectorName) {

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * HTTPS configured the Tomcat way: {@code SSLEnabled="true"} and an {@code <SSLHostConfig>} with
@@ -46,6 +47,14 @@ class HttpsConnectorTest {
         run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
                 "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", "key.pem", "-out", "cert.pem");
         run("openssl", "pkcs12", "-export", "-in", "cert.pem", "-inkey", "key.pem", "-out", "store.p12", "-passout", "pass:s3cret");
+        // a CA and a client certificate it signed, for certificateVerification
+        run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+                "-subj", "/CN=Test CA", "-keyout", "ca.key", "-out", "ca.pem",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign");
+        run("openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=alice",
+                "-keyout", "alice.key", "-out", "alice.csr");
+        run("openssl", "x509", "-req", "-in", "alice.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                "-days", "2", "-out", "alice.pem");
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         try (InputStream in = Files.newInputStream(dir.resolve("cert.pem"))) {
@@ -66,6 +75,11 @@ class HttpsConnectorTest {
     }
 
     private static EmbeddedTomcat start(String transport, String source) throws IOException {
+        return start(transport, source, null);
+    }
+
+    /** With {@code verification} ("required", "optional"), client certificates signed by ca.pem are asked for. */
+    private static EmbeddedTomcat start(String transport, String source, String verification) throws IOException {
         Connector connector = new Connector(new PetrelHttp11Protocol());
         connector.setProperty("transport", transport);
         connector.setProperty("SSLEnabled", "true");
@@ -81,6 +95,10 @@ class HttpsConnectorTest {
             certificate.setCertificateKeystorePassword("s3cret");
         }
         host.addCertificate(certificate);
+        if (verification != null) {
+            host.setCertificateVerification(verification);
+            host.setCaCertificateFile(dir.resolve("ca.pem").toString());
+        }
         connector.addSslHostConfig(host);
         return EmbeddedTomcat.create(connector).servlet("/tls", new HttpServlet() {
             @Override
@@ -90,7 +108,41 @@ class HttpsConnectorTest {
                         + req.getAttribute("jakarta.servlet.request.key_size") + " "
                         + req.getAttribute("org.apache.tomcat.util.net.secure_protocol_version"));
             }
+        }).servlet("/who", new HttpServlet() {
+            @Override
+            protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+                java.security.cert.X509Certificate[] chain =
+                        (java.security.cert.X509Certificate[]) req.getAttribute("jakarta.servlet.request.X509Certificate");
+                res.getWriter().print(chain == null ? "anonymous" : chain[0].getSubjectX500Principal().getName());
+            }
         }).start();
+    }
+
+    /** curl to /who, with alice's certificate or none. */
+    private static Process curl(int port, boolean alice) throws IOException {
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("curl", "-sS", "--max-time", "10",
+                "--cacert", "cert.pem"));
+        if (alice) command.addAll(java.util.List.of("--cert", "alice.pem", "--key", "alice.key"));
+        command.add("https://127.0.0.1:" + port + "/who");
+        return new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    }
+
+    private static String output(Process process) throws Exception {
+        String output = new String(process.getInputStream().readAllBytes());
+        return process.waitFor() + " " + output;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"blocking", "virtual", "nio"})
+    void requiredClientCertificateReachesTheServlet(String transport) throws Exception {
+        try (EmbeddedTomcat tomcat = start(transport, "pem", "required")) {
+            assertThat(output(curl(tomcat.port(), true))).isEqualTo("0 CN=alice");
+            assertThat(output(curl(tomcat.port(), false))).as("no certificate: refused").doesNotStartWith("0 ");
+        }
+        try (EmbeddedTomcat tomcat = start(transport, "pem", "optional")) {
+            assertThat(output(curl(tomcat.port(), false))).isEqualTo("0 anonymous");
+            assertThat(output(curl(tomcat.port(), true))).isEqualTo("0 CN=alice");
+        }
     }
 
     @ParameterizedTest

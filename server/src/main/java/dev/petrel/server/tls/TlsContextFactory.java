@@ -11,6 +11,7 @@ import java.util.Set;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManager;
 
 /**
  * Builds a {@link TlsContext} from a {@link TlsConfig}: reads every certificate source, checks
@@ -36,8 +37,10 @@ public final class TlsContextFactory {
         SSLContext sslContext;
         try {
             sslContext = SSLContext.getInstance("TLS");
-            // no trust managers: the server does not ask for client certificates
-            sslContext.init(new KeyManager[] {new SniKeyManager(certificates)}, null, null);
+            // trust managers only to check client certificates, when they are asked for
+            TrustManager[] trust = config.clientAuth() == TlsConfig.ClientAuth.NONE ? null
+                    : ClientCertificateTrust.managers(config.trustedCertificates());
+            sslContext.init(new KeyManager[] {new SniKeyManager(certificates)}, trust, null);
         } catch (GeneralSecurityException e) {
             throw new TlsConfigException("TLS: the JDK cannot make a TLS context (" + e.getMessage() + ")", e);
         }
@@ -73,8 +76,11 @@ public final class TlsContextFactory {
         parameters.setApplicationProtocols(config.applicationProtocols().toArray(String[]::new));
         // no matcher: an unknown name gets the default certificate (see SniKeyManager), not an alert
         parameters.setSNIMatchers(List.of());
-        parameters.setNeedClientAuth(false);
-        parameters.setWantClientAuth(false);
+        switch (config.clientAuth()) {
+            case REQUIRED -> parameters.setNeedClientAuth(true);
+            case OPTIONAL -> parameters.setWantClientAuth(true);
+            case NONE -> parameters.setWantClientAuth(false); // clears both
+        }
         return parameters;
     }
 

@@ -235,10 +235,24 @@ public final class TlsEndpoint implements Endpoint {
         serverName = requestedHostName(session);
         byte[] id = session.getId();
         details = new TlsDetails(protocol, cipherSuite, TlsDetails.keySizeOf(cipherSuite),
-                id == null || id.length == 0 ? null : HexFormat.of().formatHex(id), List.of()); // no client certificates are asked for
+                id == null || id.length == 0 ? null : HexFormat.of().formatHex(id), clientCertificates(session));
         LOG.log(System.Logger.Level.DEBUG, () -> "TLS handshake with " + raw.remoteAddress() + ": " + protocol + " "
                 + cipherSuite + (applicationProtocol != null ? " ALPN " + applicationProtocol : "")
                 + (serverName != null ? " SNI " + serverName : ""));
+    }
+
+    /** The client's verified chain, when the server asked for one and the client sent it; else empty. */
+    private List<java.security.cert.X509Certificate> clientCertificates(SSLSession session) {
+        if (!engine.getNeedClientAuth() && !engine.getWantClientAuth()) return List.of(); // not asked: no exception to pay for
+        try {
+            List<java.security.cert.X509Certificate> chain = new java.util.ArrayList<>();
+            for (java.security.cert.Certificate c : session.getPeerCertificates()) {
+                if (c instanceof java.security.cert.X509Certificate x509) chain.add(x509);
+            }
+            return chain;
+        } catch (javax.net.ssl.SSLPeerUnverifiedException none) {
+            return List.of(); // asked, optional, and the client sent none
+        }
     }
 
     private static String requestedHostName(SSLSession session) {
