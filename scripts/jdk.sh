@@ -5,7 +5,9 @@
 
 petrel_jdk_feature() { # prints the feature release of the JDK at $1 (e.g. 25), or nothing
   local home=$1 version
-  [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] || return 1
+  [ -x "$home/bin/java" ] || return 1
+  # building needs a JDK; the distribution's launcher (PETREL_RUNTIME_ONLY=1) runs on a runtime too
+  [ "${PETREL_RUNTIME_ONLY:-0}" = 1 ] || [ -x "$home/bin/javac" ] || return 1
   if [ -f "$home/release" ]; then
     version=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release")
   fi

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * Where one server certificate and its private key come from: PEM files or a PKCS#12 store.
- * Sources are read when a {@link TlsContext} is built and again on every reload.
+ * Sources are read when the server builds its TLS context, and again on every reload.
  */
 public sealed interface CertificateSource {
 

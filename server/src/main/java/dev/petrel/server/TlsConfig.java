@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * What an HTTPS listener serves: its certificates and the TLS settings offered to clients.
  * Immutable; build one with {@link #builder()} or the {@link #pem} and {@link #pkcs12} shortcuts.
- * Nothing is read here: files are read and checked when {@link TlsContextFactory#create} builds
+ * Nothing is read here: files are read and checked when the server builds
  * the context, so a configuration can be made before the files exist.
  *
  * <table>

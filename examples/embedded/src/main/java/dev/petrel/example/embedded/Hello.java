@@ -1,0 +1,44 @@
+package dev.petrel.example.embedded;
+
+import dev.petrel.server.Router;
+import dev.petrel.server.Server;
+import dev.petrel.server.TransportKind;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * An embedded Petrel server: a {@link Router} with two routes on a virtual-thread transport.
+ * Built against {@code dev.petrel:petrel-server} by its Maven coordinates (see this folder's
+ * {@code pom.xml}); run {@code java -jar target/hello-embedded.jar [PORT]}, then
+ * {@code curl 'http://127.0.0.1:8081/hello?name=Ada'}.
+ */
+public final class Hello {
+    private Hello() {}
+
+    public static void main(String[] args) throws Exception {
+        int port = args.length > 0 ? Integer.parseInt(args[0]) : 8081;
+        Server server = Server.builder()
+                .host("127.0.0.1")
+                .port(port)
+                .transport(TransportKind.VIRTUAL)
+                .handler(Router.builder()
+                        .get("/hello", (request, response) -> response.send("Hello, " + name(request.query()) + "!\n"))
+                        .post("/upper", (request, response) ->
+                                response.send(new String(request.bodyBytes(), StandardCharsets.UTF_8).toUpperCase()))
+                        .build())
+                .start();
+        System.out.println("listening on " + server.address());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop(Duration.ofSeconds(5))));
+        Thread.currentThread().join();
+    }
+
+    /** The {@code name} parameter of the query string, decoded, or "world". */
+    private static String name(String query) {
+        if (query == null) return "world";
+        for (String pair : query.split("&")) {
+            if (pair.startsWith("name=")) return URLDecoder.decode(pair.substring(5), StandardCharsets.UTF_8);
+        }
+        return "world";
+    }
+}
