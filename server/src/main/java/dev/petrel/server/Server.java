@@ -3,7 +3,9 @@ package dev.petrel.server;
 import dev.petrel.http.DateCache;
 import dev.petrel.http.HttpLimits;
 import dev.petrel.server.ajp.AjpProtocol;
+import dev.petrel.server.engine.AccessLogWriter;
 import dev.petrel.server.engine.ConnectionChain;
+import dev.petrel.server.engine.LoggedHandler;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.SelectionStep;
 import dev.petrel.server.http1.Http1Protocol;
@@ -52,15 +54,17 @@ public final class Server implements AutoCloseable {
     private final List<CertificateWatcher> watchers;
     private final TransportGroup group;
     private final Duration shutdownGrace;
+    private final AccessLogWriter accessLog; // null: none
 
     private Server(List<Connector> connectors, List<Listener<?>> listeners, List<ReloadableTlsContext> tlsContexts,
-                   List<CertificateWatcher> watchers, TransportGroup group, Duration shutdownGrace) {
+                   List<CertificateWatcher> watchers, TransportGroup group, Duration shutdownGrace, AccessLogWriter accessLog) {
         this.connectors = List.copyOf(connectors);
         this.listeners = List.copyOf(listeners);
         this.tlsContexts = List.copyOf(tlsContexts);
         this.watchers = List.copyOf(watchers);
         this.group = group;
         this.shutdownGrace = shutdownGrace;
+        this.accessLog = accessLog;
     }
 
     /** A builder with the defaults: 127.0.0.1:8080, plain HTTP only, the nio transport, {@link ServerConfig#DEFAULT}. */
@@ -192,7 +196,26 @@ public final class Server implements AutoCloseable {
             clean &= listener.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         }
         group.close();
+        if (accessLog != null) accessLog.close(); // after the last exchange: every line written
         return clean;
+    }
+
+    /**
+     * Closes and reopens the access log file, for {@code logrotate}: run after it moved the file
+     * away (the command line does it on SIGHUP and SIGUSR1). Nothing without an access log file.
+     */
+    public void reopenAccessLog() {
+        if (accessLog != null) accessLog.reopen();
+    }
+
+    /** Whether this server writes an access log. */
+    public boolean logsAccess() {
+        return accessLog != null;
+    }
+
+    /** Access log lines dropped because the writer fell behind (0 without an access log). */
+    public long accessLogDropped() {
+        return accessLog == null ? 0 : accessLog.dropped();
     }
 
     /** Stops with the configured grace period. */
@@ -214,6 +237,7 @@ public final class Server implements AutoCloseable {
         private Duration shutdownGrace = Duration.ofSeconds(10);
         private InstantSource clock = InstantSource.system();
         private Handler handler;
+        private AccessLog accessLog;
         private boolean plainHttp = true;
         private int httpsPort = -1;
         private TlsConfig tlsConfig;
@@ -385,6 +409,12 @@ public final class Server implements AutoCloseable {
             return this;
         }
 
+        /** Logs every exchange of every connector there (see {@link AccessLog}); none by default. */
+        public Builder accessLog(AccessLog accessLog) {
+            this.accessLog = Objects.requireNonNull(accessLog, "accessLog");
+            return this;
+        }
+
         /**
          * Loads the certificates, binds and starts accepting.
          *
@@ -411,7 +441,16 @@ public final class Server implements AutoCloseable {
             for (Connector connector : all) {
                 if (connector.kind() == Connector.Kind.HTTPS) tlsContexts.add(ReloadableTlsContext.load(servedOverTls(connector.tls())));
             }
-            TransportGroup group = TransportGroup.open(transport, settings);
+            AccessLogWriter accessLogWriter = accessLog == null ? null : new AccessLogWriter(accessLog.file());
+            Handler served = accessLogWriter == null ? handler : new LoggedHandler(handler, accessLogWriter, accessLog.format(), clock,
+                    java.time.ZoneId.systemDefault());
+            TransportGroup group;
+            try {
+                group = TransportGroup.open(transport, settings);
+            } catch (IOException | RuntimeException | Error e) {
+                if (accessLogWriter != null) accessLogWriter.close();
+                throw e;
+            }
             List<Listener<?>> opened = new ArrayList<>();
             List<CertificateWatcher> watchers = new ArrayList<>();
             try {
@@ -419,7 +458,8 @@ public final class Server implements AutoCloseable {
                 for (Connector connector : all) {
                     ReloadableTlsContext tls = connector.kind() == Connector.Kind.HTTPS ? tlsContexts.get(tlsIndex++) : null;
                     String bindHost = connector.host() != null ? connector.host() : host;
-                    Listener<?> listener = open(group, bindHost, connector.port(), settings, shared, protocolFor(connector, tls, dates));
+                    Listener<?> listener = open(group, bindHost, connector.port(), settings, shared,
+                            protocolFor(connector, tls, dates, served));
                     opened.add(listener);
                     if (tls != null && watchCertificates) watchers.add(CertificateWatcher.start(tls));
                     if (connector.kind() == Connector.Kind.AJP && !connector.ajp().requiresSecret()) {
@@ -427,11 +467,12 @@ public final class Server implements AutoCloseable {
                                 + " anyone who can connect to it can claim any client address, scheme and TLS details");
                     }
                 }
-                return new Server(all, opened, tlsContexts, watchers, group, shutdownGrace);
+                return new Server(all, opened, tlsContexts, watchers, group, shutdownGrace, accessLogWriter);
             } catch (IOException | RuntimeException | Error e) {
                 watchers.forEach(CertificateWatcher::close);
                 opened.forEach(Listener::close); // no half-started server, whatever failed
                 group.close();
+                if (accessLogWriter != null) accessLogWriter.close();
                 throw e;
             }
         }
@@ -454,7 +495,7 @@ public final class Server implements AutoCloseable {
          * What a connector's connections go through: its selection chain (the PROXY header, then
          * TLS) and the protocol it speaks, with forwarding believed from its trusted proxies.
          */
-        private Protocol protocolFor(Connector connector, ReloadableTlsContext tls, DateCache dates) {
+        private Protocol protocolFor(Connector connector, ReloadableTlsContext tls, DateCache dates, Handler handler) {
             TrustedProxies trusted = TrustedProxies.of(connector.trustedProxies());
             List<SelectionStep> steps = new ArrayList<>();
             if (connector.proxyProtocol()) steps.add(new ProxyProtocolStep(trusted, config.headerTimeout()));

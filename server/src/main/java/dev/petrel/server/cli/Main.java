@@ -103,6 +103,7 @@ public final class Main {
                     .trustedProxies(options.trustedProxies().toArray(String[]::new))
                     .handler(app);
             if (options.maxConnections() > 0) builder.maxConnections(options.maxConnections());
+            if (options.accessLog() != null) builder.accessLog(options.accessLog());
             if (options.https() != null) {
                 HttpsOptions https = options.https();
                 builder.https(https.port(), HttpsSetup.config(https, log)).watchCertificates(!https.selfSigned());
@@ -132,10 +133,16 @@ public final class Main {
             // Without signal handlers the JVM still runs shutdown hooks on SIGTERM (and exits with 143).
             Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop(options.shutdownGrace())));
         }
-        if (server.servesHttps() && !SignalHandling.onHangup(() -> HttpsSetup.reload(server, log))) {
+        // SIGHUP reloads the certificates and reopens the access log (after logrotate); SIGUSR1 the log only
+        Runnable onHangup = () -> {
+            server.reopenAccessLog();
+            if (server.servesHttps()) HttpsSetup.reload(server, log);
+        };
+        if ((server.servesHttps() || server.logsAccess()) && !SignalHandling.onHangup(onHangup)) {
             log.log(System.Logger.Level.INFO, "SIGHUP is ignored by this process (started with nohup?): "
-                    + "certificates given with --tls-cert reload when their files change");
+                    + "certificates given with --tls-cert reload when their files change; SIGUSR1 reopens the access log");
         }
+        if (server.logsAccess()) SignalHandling.onUserSignal(server::reopenAccessLog);
         long readyMillis = Duration.between(jvmStart(), Instant.now()).toMillis();
         List<String> urls = new ArrayList<>();
         if (server.servesPlainHttp()) urls.add("http://" + hostForUrl(server.address()) + ":" + server.address().getPort() + "/");

@@ -1,6 +1,7 @@
 package dev.petrel.server.cli;
 
 import dev.petrel.ajp.AjpPackets;
+import dev.petrel.server.AccessLog;
 import dev.petrel.server.DataRate;
 import dev.petrel.server.ServerConfig;
 import dev.petrel.server.TransportKind;
@@ -25,10 +26,11 @@ import java.util.List;
  * @param config the engine's limits and timeouts
  * @param proxyProtocol whether HTTP and HTTPS connections must begin with a PROXY protocol header
  * @param trustedProxies the proxies trusted with PROXY headers and forwarding headers
+ * @param accessLog the access log, or {@code null} for none
  */
 record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
                     Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https, AjpOptions ajp,
-                    ServerConfig config, boolean proxyProtocol, List<String> trustedProxies) {
+                    ServerConfig config, boolean proxyProtocol, List<String> trustedProxies, AccessLog accessLog) {
     static final TransportKind DEFAULT_TRANSPORT = TransportKind.NIO;
 
     static final String HELP = """
@@ -60,6 +62,12 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                                       while every connection slot is taken, connections that
                                       have waited this long for a request head are closed to
                                       make room (default %d)
+
+            Access log (off by default; written off the request path, reopened on SIGHUP and SIGUSR1):
+              --access-log FILE|-     one line per request, appended to FILE or on standard output
+              --access-log-format common|combined|json
+                                      NCSA common, combined (with Referer and User-Agent; the
+                                      default), or one JSON object per line
 
             Behind a proxy (HAProxy, nginx, a load balancer):
               --trusted-proxy CIDR    a proxy in front, e.g. 10.0.0.0/8 or 127.0.0.1 (repeatable):
@@ -140,6 +148,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         Duration headTimeoutWhenFull = defaults.headTimeoutWhenFull();
         boolean proxyProtocol = false;
         List<String> trustedProxies = new ArrayList<>();
+        String accessLogTarget = null;
+        AccessLog.Format accessLogFormat = null;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg;
@@ -182,6 +192,16 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 }
                 case "--head-timeout-when-full" -> headTimeoutWhenFull = Duration.ofSeconds(
                         intIn(value != null ? value : next(args, ++i, name), name, 1, 3600));
+                case "--access-log" -> accessLogTarget = value != null ? value : next(args, ++i, name);
+                case "--access-log-format" -> {
+                    String format = value != null ? value : next(args, ++i, name);
+                    accessLogFormat = switch (format) {
+                        case "common" -> AccessLog.Format.COMMON;
+                        case "combined" -> AccessLog.Format.COMBINED;
+                        case "json" -> AccessLog.Format.JSON;
+                        default -> throw new UsageException("--access-log-format takes common, combined or json, not '" + format + "'");
+                    };
+                }
                 case "--https" -> {
                     if (value != null) throw new UsageException("--https takes no value; the port is --https-port N");
                     https = true;
@@ -269,8 +289,13 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         if (proxyProtocol && trustedProxies.isEmpty()) {
             throw new UsageException("--proxy-protocol needs --trusted-proxy CIDR: the addresses allowed to send PROXY headers");
         }
+        if (accessLogFormat != null && accessLogTarget == null) throw new UsageException("--access-log-format needs --access-log FILE|-");
+        if (accessLogTarget != null && accessLogTarget.isBlank()) throw new UsageException("--access-log needs a file, or - for standard output");
+        AccessLog accessLog = accessLogTarget == null ? null
+                : (accessLogTarget.equals("-") ? AccessLog.standardOutput() : AccessLog.file(Path.of(accessLogTarget)))
+                        .format(accessLogFormat != null ? accessLogFormat : AccessLog.Format.COMBINED);
         return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions, config,
-                proxyProtocol, List.copyOf(trustedProxies));
+                proxyProtocol, List.copyOf(trustedProxies), accessLog);
     }
 
     private static String next(List<String> args, int i, String option) throws UsageException {

@@ -2,7 +2,8 @@ package dev.petrel.server.cli;
 
 /**
  * Turns SIGTERM and SIGINT into a graceful stop that exits 0, as process managers expect of a
- * server asked to stop, and SIGHUP into a reload of the certificates. Uses {@code sun.misc.Signal} (module jdk.unsupported), the only JDK API
+ * server asked to stop, SIGHUP into a reload of the certificates and of the access log file, and
+ * SIGUSR1 into a reopening of the access log. Uses {@code sun.misc.Signal} (module jdk.unsupported), the only JDK API
  * for this; without it the caller falls back to a shutdown hook.
  */
 final class SignalHandling {
@@ -16,6 +17,16 @@ final class SignalHandling {
             return true;
         } catch (IllegalArgumentException | LinkageError e) {
             return false;
+        }
+    }
+
+    /** Runs {@code action} on SIGUSR1 (nginx's "reopen your logs"); returns false when it cannot be handled. */
+    static boolean onUserSignal(Runnable action) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("USR1"), signal -> action.run());
+            return true;
+        } catch (IllegalArgumentException | LinkageError e) {
+            return false; // the JVM keeps SIGUSR1 for itself on some platforms
         }
     }
 

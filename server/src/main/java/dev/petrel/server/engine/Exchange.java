@@ -60,6 +60,16 @@ public final class Exchange {
      * @throws IOException when the response could not be written: the client is gone
      */
     public boolean run(Handler handler) throws IOException {
+        if (!(handler instanceof LoggedHandler logged)) return runHandler(handler);
+        long start = System.nanoTime();
+        try {
+            return runHandler(logged.handler());
+        } finally {
+            logged.log(request, response, start); // whatever the outcome, with the status and bytes it had
+        }
+    }
+
+    private boolean runHandler(Handler handler) throws IOException {
         Throwable thrown = null;
         try {
             handler.handle(request, response);

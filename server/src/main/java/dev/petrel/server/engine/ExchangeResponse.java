@@ -98,6 +98,11 @@ public final class ExchangeResponse implements Response, ResponseHead {
 
     // ---- what the engine asks ----
 
+    /** Body bytes of this response (the handler's, or the error answer's), for the access log. */
+    public long bodyBytes() {
+        return headRequest ? 0 : written;
+    }
+
     /** Whether any byte of this response has left: until then an error answer can replace it. */
     public boolean sent() {
         return wire.sent();

@@ -102,4 +102,17 @@ class ServeOptionsTest {
         assertThatThrownBy(() -> parse("--https-port", "70000")).isInstanceOf(UsageException.class)
                 .hasMessageContaining("--https-port takes a whole number from 0 to 65535");
     }
+
+    @Test
+    void accessLogOptions() throws UsageException {
+        assertThat(parse().accessLog()).isNull();
+        assertThat(parse("--access-log", "/var/log/petrel/access.log").accessLog())
+                .isEqualTo(dev.petrel.server.AccessLog.file(Path.of("/var/log/petrel/access.log")));
+        assertThat(parse("--access-log=-", "--access-log-format", "json").accessLog())
+                .isEqualTo(dev.petrel.server.AccessLog.standardOutput().format(dev.petrel.server.AccessLog.Format.JSON));
+        assertThatThrownBy(() -> parse("--access-log", "a.log", "--access-log-format", "xml"))
+                .isInstanceOf(UsageException.class).hasMessage("--access-log-format takes common, combined or json, not 'xml'");
+        assertThatThrownBy(() -> parse("--access-log-format", "json"))
+                .isInstanceOf(UsageException.class).hasMessage("--access-log-format needs --access-log FILE|-");
+    }
 }

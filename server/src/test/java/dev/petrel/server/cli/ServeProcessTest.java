@@ -87,6 +87,52 @@ class ServeProcessTest {
         }
     }
 
+    @Test
+    void accessLogIsReopenedOnSigusr1AndSighupForLogrotate() throws Exception {
+        Path accessLog = dir.resolve("access.log");
+        Path log = dir.resolve("serve-access.log");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process process = new ProcessBuilder("env", "--default-signal=HUP", java.toString(), "-cp", System.getProperty("java.class.path"),
+                "dev.petrel.server.cli.Main", "serve", "--port", "0", "--access-log", accessLog.toString(),
+                "--access-log-format", "common")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            Pattern readyHttp = Pattern.compile("ready: .*http://127\\.0\\.0\\.1:(\\d+)/");
+            await("the ready line", () -> readyHttp.matcher(read(log)).find());
+            Matcher ready = readyHttp.matcher(read(log));
+            assertThat(ready.find()).isTrue();
+            int port = Integer.parseInt(ready.group(1));
+            get(port, "/?first");
+            await("the first line", () -> read(accessLog).contains("GET /?first HTTP/1.1\" 200"));
+            Files.move(accessLog, dir.resolve("access.log.1")); // logrotate moves it, then signals
+            signal(process, "USR1");
+            await("the log reopened on SIGUSR1", () -> Files.exists(accessLog));
+            get(port, "/?second");
+            await("the second line in the new file", () -> read(accessLog).contains("GET /?second HTTP/1.1\" 200"));
+            Files.move(accessLog, dir.resolve("access.log.2"));
+            signal(process, "HUP");
+            await("the log reopened on SIGHUP", () -> Files.exists(accessLog));
+            get(port, "/?third");
+            await("the third line in the newest file", () -> read(accessLog).contains("GET /?third HTTP/1.1\" 200"));
+            assertThat(read(dir.resolve("access.log.1"))).contains("/?first").doesNotContain("/?second");
+            assertThat(read(dir.resolve("access.log.2"))).contains("/?second").doesNotContain("/?third");
+            process.destroy();
+            assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(process.exitValue()).isZero();
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    private static void get(int port, String target) throws IOException {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(5000);
+            socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getInputStream().readAllBytes();
+        }
+    }
+
     private static void install(Fixtures.Pair pair, Path cert, Path key) throws IOException {
         // written beside and renamed into place, as certificate tools do: never half a file
         Path certNew = cert.resolveSibling(cert.getFileName() + ".new");
