@@ -1,5 +1,6 @@
 package dev.petrel.server.cli;
 
+import dev.petrel.server.TlsConfig;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -12,8 +13,15 @@ import java.util.Locale;
  *        self-signed localhost certificate
  * @param passwordFile file whose first line is the PKCS#12 password, or null
  * @param selfSignedDirectory where the self-signed certificate is kept
+ * @param clientAuth whether clients are asked for a certificate
+ * @param trust the certificates client certificates must chain to (PEM, or a PKCS#12 store whose
+ *        password is in {@code PETREL_TLS_TRUST_PASSWORD}), or null for the JDK's trust store
  */
-record HttpsOptions(int port, List<CertificateFiles> certificates, Path passwordFile, Path selfSignedDirectory) {
+record HttpsOptions(int port, List<CertificateFiles> certificates, Path passwordFile, Path selfSignedDirectory,
+                    TlsConfig.ClientAuth clientAuth, Path trust) {
+    /** The environment variable holding the password of a {@code --tls-trust} store. */
+    static final String TRUST_PASSWORD_VARIABLE = "PETREL_TLS_TRUST_PASSWORD";
+
     /** The HTTPS port when only {@code --https} is given. */
     static final int DEFAULT_PORT = 8443;
 

@@ -35,7 +35,7 @@ final class HttpsSetup {
                             + "trust it with curl --cacert {1} https://localhost:{2}/ (SHA-256 fingerprint {3}, valid until {4})",
                     selfSigned.created() ? "made now in" : "kept in", selfSigned.certificateFile(),
                     String.valueOf(options.port()), selfSigned.sha256Fingerprint(), selfSigned.notAfter());
-            return config.certificate(selfSigned.source()).build();
+            return clientAuth(config.certificate(selfSigned.source()), options).build();
         }
         char[] password = null;
         for (HttpsOptions.CertificateFiles files : options.certificates()) {
@@ -46,7 +46,16 @@ final class HttpsSetup {
                 config.pem(files.certificate(), files.key());
             }
         }
-        return config.build();
+        return clientAuth(config, options).build();
+    }
+
+    /** {@code --tls-client-auth} and {@code --tls-trust}. */
+    private static TlsConfig.Builder clientAuth(TlsConfig.Builder config, HttpsOptions options) {
+        if (options.clientAuth() == TlsConfig.ClientAuth.NONE) return config;
+        if (options.trust() == null) return config.clientAuth(options.clientAuth());
+        String password = System.getenv(HttpsOptions.TRUST_PASSWORD_VARIABLE);
+        return config.clientAuth(options.clientAuth(),
+                new TlsConfig.TrustedCertificates(options.trust(), password == null ? null : password.toCharArray()));
     }
 
     /** The PKCS#12 password: the file's first line, else the environment variable, else empty. */

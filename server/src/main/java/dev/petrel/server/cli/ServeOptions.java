@@ -4,6 +4,7 @@ import dev.petrel.ajp.AjpPackets;
 import dev.petrel.server.AccessLog;
 import dev.petrel.server.DataRate;
 import dev.petrel.server.ServerConfig;
+import dev.petrel.server.TlsConfig;
 import dev.petrel.server.TransportKind;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,6 +90,12 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
               --tls-key FILE          the private key (PEM) of the --tls-cert before it
               --tls-password-file F   first line: the PKCS#12 password (default: the
                                       PETREL_TLS_PASSWORD environment variable, else empty)
+              --tls-client-auth none|want|need
+                                      ask clients for a certificate (mutual TLS): want lets
+                                      clients without one in, need refuses them (default none)
+              --tls-trust FILE        what client certificates must chain to: PEM certificates,
+                                      or a PKCS#12 store (password in PETREL_TLS_TRUST_PASSWORD);
+                                      default: the JDK's trust store
               --tls-dir DIR           where --https keeps its self-signed certificate
                                       (default ~/.petrel/tls)
               --no-http               no plain HTTP: serve HTTPS or AJP only
@@ -149,6 +156,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         boolean proxyProtocol = false;
         List<String> trustedProxies = new ArrayList<>();
         String accessLogTarget = null;
+        TlsConfig.ClientAuth clientAuth = TlsConfig.ClientAuth.NONE;
+        Path trust = null;
         AccessLog.Format accessLogFormat = null;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
@@ -225,6 +234,16 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 }
                 case "--tls-password-file" -> passwordFile = Path.of(value != null ? value : next(args, ++i, name));
                 case "--tls-dir" -> tlsDir = Path.of(value != null ? value : next(args, ++i, name));
+                case "--tls-client-auth" -> {
+                    String mode = value != null ? value : next(args, ++i, name);
+                    clientAuth = switch (mode) {
+                        case "none" -> TlsConfig.ClientAuth.NONE;
+                        case "want" -> TlsConfig.ClientAuth.OPTIONAL;
+                        case "need" -> TlsConfig.ClientAuth.REQUIRED;
+                        default -> throw new UsageException("--tls-client-auth takes none, want or need, not '" + mode + "'");
+                    };
+                }
+                case "--tls-trust" -> trust = Path.of(value != null ? value : next(args, ++i, name));
                 case "--no-http" -> {
                     if (value != null) throw new UsageException("--no-http takes no value");
                     plainHttp = false;
@@ -253,6 +272,10 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
             }
         }
         if (!certificates.isEmpty()) https = true; // a certificate means HTTPS is wanted
+        if (clientAuth != TlsConfig.ClientAuth.NONE && !https) throw new UsageException("--tls-client-auth needs --https");
+        if (trust != null && clientAuth == TlsConfig.ClientAuth.NONE) {
+            throw new UsageException("--tls-trust needs --tls-client-auth want or need");
+        }
         if ((passwordFile != null || tlsDir != null) && !https) {
             throw new UsageException((passwordFile != null ? "--tls-password-file" : "--tls-dir") + " needs --https");
         }
@@ -273,7 +296,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
             throw new UsageException("--https-port " + httpsPort + " is the plain HTTP port too; choose another, or add --no-http");
         }
         HttpsOptions tls = !https ? null : new HttpsOptions(httpsPort, certificates, passwordFile,
-                tlsDir != null ? tlsDir : HttpsOptions.defaultSelfSignedDirectory());
+                tlsDir != null ? tlsDir : HttpsOptions.defaultSelfSignedDirectory(), clientAuth, trust);
         AjpOptions ajpOptions = !ajp ? null : new AjpOptions(ajpPort, ajpHost != null ? ajpHost : AjpOptions.DEFAULT_HOST,
                 ajpSecret, ajpSecretFile, ajpNoSecret, ajpPacketSize > 0 ? ajpPacketSize : AjpOptions.DEFAULT_PACKET_SIZE,
                 ajpAttributes);

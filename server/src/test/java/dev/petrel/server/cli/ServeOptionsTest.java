@@ -115,4 +115,17 @@ class ServeOptionsTest {
         assertThatThrownBy(() -> parse("--access-log-format", "json"))
                 .isInstanceOf(UsageException.class).hasMessage("--access-log-format needs --access-log FILE|-");
     }
+
+    @Test
+    void clientCertificateOptions() throws UsageException {
+        assertThat(parse("--https").https().clientAuth()).isEqualTo(dev.petrel.server.TlsConfig.ClientAuth.NONE);
+        HttpsOptions need = parse("--https", "--tls-client-auth", "need", "--tls-trust", "clients-ca.pem").https();
+        assertThat(need.clientAuth()).isEqualTo(dev.petrel.server.TlsConfig.ClientAuth.REQUIRED);
+        assertThat(need.trust()).isEqualTo(Path.of("clients-ca.pem"));
+        assertThat(parse("--https", "--tls-client-auth=want").https().clientAuth()).isEqualTo(dev.petrel.server.TlsConfig.ClientAuth.OPTIONAL);
+        assertThatThrownBy(() -> parse("--tls-client-auth", "need")).hasMessage("--tls-client-auth needs --https");
+        assertThatThrownBy(() -> parse("--https", "--tls-trust", "ca.pem")).hasMessage("--tls-trust needs --tls-client-auth want or need");
+        assertThatThrownBy(() -> parse("--https", "--tls-client-auth", "maybe"))
+                .hasMessage("--tls-client-auth takes none, want or need, not 'maybe'");
+    }
 }
