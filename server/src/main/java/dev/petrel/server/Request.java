@@ -67,6 +67,49 @@ public interface Request {
         return body().readAllBytes();
     }
 
+    /**
+     * The query's parameters, decoded ({@code +} and {@code %XX} as UTF-8), in their order, each
+     * name with every value it was given; a name without {@code =} has the value {@code ""}.
+     *
+     * @throws HttpStatusException 400 when the query has a malformed {@code %} escape
+     */
+    default Map<String, java.util.List<String>> queryParameters() {
+        return FormDecoder.decode(query());
+    }
+
+    /** The first value of the query parameter {@code name}, decoded, or {@code null}; see {@link #queryParameters()}. */
+    default String queryParameter(String name) {
+        java.util.List<String> values = queryParameters().get(name);
+        return values == null ? null : values.getFirst();
+    }
+
+    /**
+     * The parameters of an {@code application/x-www-form-urlencoded} body (an HTML form's POST),
+     * decoded as {@link #queryParameters()} are; empty for a body of any other type. Reads the
+     * body, which the server has already limited in size.
+     *
+     * @throws HttpStatusException 400 when the body has a malformed {@code %} escape
+     */
+    default Map<String, java.util.List<String>> formParameters() throws IOException {
+        String type = header("Content-Type");
+        if (type == null || !FormDecoder.isForm(type)) return Map.of();
+        return FormDecoder.decode(new String(bodyBytes(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The cookies the client sent ({@code Cookie} headers, RFC 6265), by name, in their order; a
+     * value in double quotes loses them. A name sent twice keeps its first value, as browsers
+     * send the most specific cookie first.
+     */
+    default Map<String, String> cookies() {
+        return Cookies.parse(headers());
+    }
+
+    /** The value of the cookie {@code name}, or {@code null}; see {@link #cookies()}. */
+    default String cookie(String name) {
+        return cookies().get(name);
+    }
+
     /** The client's address. */
     InetSocketAddress remoteAddress();
 

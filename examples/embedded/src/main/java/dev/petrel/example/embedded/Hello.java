@@ -3,7 +3,6 @@ package dev.petrel.example.embedded;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
 import dev.petrel.server.TransportKind;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
@@ -23,7 +22,10 @@ public final class Hello {
                 .port(port)
                 .transport(TransportKind.VIRTUAL)
                 .handler(Router.builder()
-                        .get("/hello", (request, response) -> response.send("Hello, " + name(request.query()) + "!\n"))
+                        .get("/hello", (request, response) -> {
+                            String name = request.queryParameter("name"); // decoded: ?name=Ada%20Lovelace
+                            response.send("Hello, " + (name != null ? name : "world") + "!\n");
+                        })
                         .post("/upper", (request, response) ->
                                 response.send(new String(request.bodyBytes(), StandardCharsets.UTF_8).toUpperCase()))
                         .build())
@@ -31,14 +33,5 @@ public final class Hello {
         System.out.println("listening on " + server.address());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop(Duration.ofSeconds(5))));
         Thread.currentThread().join();
-    }
-
-    /** The {@code name} parameter of the query string, decoded, or "world". */
-    private static String name(String query) {
-        if (query == null) return "world";
-        for (String pair : query.split("&")) {
-            if (pair.startsWith("name=")) return URLDecoder.decode(pair.substring(5), StandardCharsets.UTF_8);
-        }
-        return "world";
     }
 }
