@@ -5,6 +5,7 @@ import dev.petrel.server.Server;
 import dev.petrel.server.TlsConfigException;
 import dev.petrel.server.Version;
 import dev.petrel.server.demo.DemoSite;
+import dev.petrel.server.files.StaticFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.BindException;
@@ -89,8 +90,10 @@ public final class Main {
                 err.println("petrel: --root " + root + " is not a folder");
                 return 2;
             }
-            site = options.root() != null ? root.toAbsolutePath().toString() : "bundled demo site";
-            Handler app = DemoSite.handler(root, InstantSource.system());
+            // a folder of the user's is served as it is (its index.html at /); the demo routes only when asked
+            boolean demo = options.root() == null || options.demo();
+            site = (options.root() != null ? root.toAbsolutePath().toString() : "bundled demo site") + (demo ? "" : ", files only");
+            Handler app = demo ? DemoSite.handler(root, InstantSource.system()) : new StaticFiles(root);
             Server.Builder builder = Server.builder()
                     .host(options.host())
                     .port(options.port())

@@ -28,10 +28,13 @@ import java.util.List;
  * @param proxyProtocol whether HTTP and HTTPS connections must begin with a PROXY protocol header
  * @param trustedProxies the proxies trusted with PROXY headers and forwarding headers
  * @param accessLog the access log, or {@code null} for none
+ * @param demo whether the demo routes ({@code GET /} HelloWorld, {@code /date}, {@code POST /echo})
+ *        are served beside a {@code --root} folder; always with the bundled site
  */
 record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
                     Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https, AjpOptions ajp,
-                    ServerConfig config, boolean proxyProtocol, List<String> trustedProxies, AccessLog accessLog) {
+                    ServerConfig config, boolean proxyProtocol, List<String> trustedProxies, AccessLog accessLog,
+                    boolean demo) {
     static final TransportKind DEFAULT_TRANSPORT = TransportKind.NIO;
 
     static final String HELP = """
@@ -43,7 +46,10 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
             Options:
               --host ADDR             address to listen on (default 127.0.0.1; 0.0.0.0 for all)
               --port N                port (default 8080; 0 picks a free one)
-              --root DIR              folder of static files (default: the bundled demo site)
+              --root DIR              folder of static files, its index.html at / (default: the
+                                      bundled demo site)
+              --demo                  with --root, also the demo routes: GET / HelloWorld,
+                                      GET /date, POST /echo (always on for the bundled site)
               --transport NAME        %s (default %s)
               --max-connections N     connections served at once (default: %s)
               --queue-timeout SECS    how long new connections may wait for a slot when the
@@ -156,6 +162,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         boolean proxyProtocol = false;
         List<String> trustedProxies = new ArrayList<>();
         String accessLogTarget = null;
+        boolean demo = false;
         TlsConfig.ClientAuth clientAuth = TlsConfig.ClientAuth.NONE;
         Path trust = null;
         AccessLog.Format accessLogFormat = null;
@@ -201,6 +208,10 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 }
                 case "--head-timeout-when-full" -> headTimeoutWhenFull = Duration.ofSeconds(
                         intIn(value != null ? value : next(args, ++i, name), name, 1, 3600));
+                case "--demo" -> {
+                    if (value != null) throw new UsageException("--demo takes no value");
+                    demo = true;
+                }
                 case "--access-log" -> accessLogTarget = value != null ? value : next(args, ++i, name);
                 case "--access-log-format" -> {
                     String format = value != null ? value : next(args, ++i, name);
@@ -318,7 +329,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 : (accessLogTarget.equals("-") ? AccessLog.standardOutput() : AccessLog.file(Path.of(accessLogTarget)))
                         .format(accessLogFormat != null ? accessLogFormat : AccessLog.Format.COMBINED);
         return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions, config,
-                proxyProtocol, List.copyOf(trustedProxies), accessLog);
+                proxyProtocol, List.copyOf(trustedProxies), accessLog, demo);
     }
 
     private static String next(List<String> args, int i, String option) throws UsageException {

@@ -124,12 +124,45 @@ class ServeProcessTest {
         }
     }
 
-    private static void get(int port, String target) throws IOException {
+    private static String get(int port, String target) throws IOException {
         try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
             socket.setSoTimeout(5000);
             socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            socket.getInputStream().readAllBytes();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void aRootFolderIsServedAsItIsAndTheDemoRoutesOnlyWithDemo() throws Exception {
+        Path site = Files.createDirectory(dir.resolve("site"));
+        Files.writeString(site.resolve("index.html"), "<h1>my site</h1>\n");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Pattern readyHttp = Pattern.compile("ready: .*http://127\\.0\\.0\\.1:(\\d+)/");
+        for (boolean demo : new boolean[] {false, true}) {
+            Path log = dir.resolve("serve-root-" + demo + ".log");
+            List<String> command = new java.util.ArrayList<>(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
+                    "dev.petrel.server.cli.Main", "serve", "--port", "0", "--root", site.toString()));
+            if (demo) command.add("--demo");
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            try {
+                await("the ready line", () -> readyHttp.matcher(read(log)).find());
+                Matcher ready = readyHttp.matcher(read(log));
+                assertThat(ready.find()).isTrue();
+                int port = Integer.parseInt(ready.group(1));
+                if (demo) {
+                    assertThat(get(port, "/")).startsWith("HTTP/1.1 200").endsWith("HelloWorld");
+                    assertThat(get(port, "/date")).startsWith("HTTP/1.1 200");
+                } else {
+                    assertThat(get(port, "/")).startsWith("HTTP/1.1 200").endsWith("<h1>my site</h1>\n");
+                    assertThat(get(port, "/date")).startsWith("HTTP/1.1 404");
+                }
+                assertThat(get(port, "/index.html")).startsWith("HTTP/1.1 200").endsWith("<h1>my site</h1>\n");
+            } finally {
+                process.destroy();
+                process.waitFor(20, TimeUnit.SECONDS);
+                process.destroyForcibly();
+            }
         }
     }
 
