@@ -81,6 +81,7 @@ public final class Main {
     }
 
     private static int serve(ServeOptions options, PrintStream err) {
+        if (options.logLevel() != null) configureLogLevel(options.logLevel());
         System.Logger log = System.getLogger("dev.petrel.server");
         Server server;
         String site;
@@ -182,6 +183,24 @@ public final class Main {
         if (System.getProperty("jdk.tls.rejectClientInitiatedRenegotiation") == null) {
             System.setProperty("jdk.tls.rejectClientInitiatedRenegotiation", "true");
         }
+    }
+
+    /**
+     * {@code --log-level} on java.util.logging, the JDK's backend of {@code System.Logger} (with
+     * an SLF4J provider on the class path instead, its own configuration decides): the root
+     * logger and its console handler, which filters at INFO by itself.
+     */
+    static void configureLogLevel(String level) {
+        java.util.logging.Level jul = switch (level) {
+            case "error" -> java.util.logging.Level.SEVERE;
+            case "warn" -> java.util.logging.Level.WARNING;
+            case "debug" -> java.util.logging.Level.FINE;
+            case "trace" -> java.util.logging.Level.FINEST;
+            default -> java.util.logging.Level.INFO;
+        };
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        root.setLevel(jul);
+        for (java.util.logging.Handler handler : root.getHandlers()) handler.setLevel(jul);
     }
 
     /** One line per record, unless the user configured java.util.logging already. */

@@ -28,13 +28,18 @@ import java.util.List;
  * @param proxyProtocol whether HTTP and HTTPS connections must begin with a PROXY protocol header
  * @param trustedProxies the proxies trusted with PROXY headers and forwarding headers
  * @param accessLog the access log, or {@code null} for none
+ * @param logLevel the lowest level logged: error, warn, info, debug or trace; null to leave the
+ *        logging configuration as it is
  * @param demo whether the demo routes ({@code GET /} HelloWorld, {@code /date}, {@code POST /echo})
  *        are served beside a {@code --root} folder; always with the bundled site
  */
 record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
                     Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https, AjpOptions ajp,
                     ServerConfig config, boolean proxyProtocol, List<String> trustedProxies, AccessLog accessLog,
-                    boolean demo) {
+                    boolean demo, String logLevel) {
+    /** The levels of {@code --log-level}, quietest first. */
+    static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");
+
     static final TransportKind DEFAULT_TRANSPORT = TransportKind.NIO;
 
     static final String HELP = """
@@ -69,6 +74,9 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                                       while every connection slot is taken, connections that
                                       have waited this long for a request head are closed to
                                       make room (default %d)
+
+            Logging (System.Logger; one line per record: date time LEVEL logger: message):
+              --log-level LEVEL       error, warn, info (default), debug or trace
 
             Access log (off by default; written off the request path, reopened on SIGHUP and SIGUSR1):
               --access-log FILE|-     one line per request, appended to FILE or on standard output
@@ -163,6 +171,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         List<String> trustedProxies = new ArrayList<>();
         String accessLogTarget = null;
         boolean demo = false;
+        String logLevel = null; // as java.util.logging is configured: INFO unless a logging.properties says
         TlsConfig.ClientAuth clientAuth = TlsConfig.ClientAuth.NONE;
         Path trust = null;
         AccessLog.Format accessLogFormat = null;
@@ -208,6 +217,12 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 }
                 case "--head-timeout-when-full" -> headTimeoutWhenFull = Duration.ofSeconds(
                         intIn(value != null ? value : next(args, ++i, name), name, 1, 3600));
+                case "--log-level" -> {
+                    logLevel = value != null ? value : next(args, ++i, name);
+                    if (!LOG_LEVELS.contains(logLevel)) {
+                        throw new UsageException("--log-level takes " + String.join(", ", LOG_LEVELS) + ", not '" + logLevel + "'");
+                    }
+                }
                 case "--demo" -> {
                     if (value != null) throw new UsageException("--demo takes no value");
                     demo = true;
@@ -329,7 +344,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 : (accessLogTarget.equals("-") ? AccessLog.standardOutput() : AccessLog.file(Path.of(accessLogTarget)))
                         .format(accessLogFormat != null ? accessLogFormat : AccessLog.Format.COMBINED);
         return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions, config,
-                proxyProtocol, List.copyOf(trustedProxies), accessLog, demo);
+                proxyProtocol, List.copyOf(trustedProxies), accessLog, demo, logLevel);
     }
 
     private static String next(List<String> args, int i, String option) throws UsageException {

@@ -128,4 +128,12 @@ class ServeOptionsTest {
         assertThatThrownBy(() -> parse("--https", "--tls-client-auth", "maybe"))
                 .hasMessage("--tls-client-auth takes none, want or need, not 'maybe'");
     }
+
+    @Test
+    void logLevelOption() throws UsageException {
+        assertThat(parse().logLevel()).isNull();
+        assertThat(parse("--log-level", "debug").logLevel()).isEqualTo("debug");
+        assertThatThrownBy(() -> parse("--log-level", "loud"))
+                .hasMessage("--log-level takes error, warn, info, debug, trace, not 'loud'");
+    }
 }

@@ -134,6 +134,34 @@ class ServeProcessTest {
     }
 
     @Test
+    void logLevelWarnLeavesOutTheInfoLines() throws Exception {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        Path log = dir.resolve("serve-warn.log");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                "dev.petrel.server.cli.Main", "serve", "--port", Integer.toString(port), "--log-level", "warn")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            int served = port;
+            await("the server answering", () -> {
+                try {
+                    return get(served, "/").endsWith("HelloWorld");
+                } catch (IOException notYet) {
+                    return false;
+                }
+            });
+            process.destroy();
+            assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(read(log)).doesNotContain("INFO").doesNotContain("ready");
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
     void aRootFolderIsServedAsItIsAndTheDemoRoutesOnlyWithDemo() throws Exception {
         Path site = Files.createDirectory(dir.resolve("site"));
         Files.writeString(site.resolve("index.html"), "<h1>my site</h1>\n");

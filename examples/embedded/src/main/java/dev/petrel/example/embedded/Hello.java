@@ -26,6 +26,9 @@ public final class Hello {
                             String name = request.queryParameter("name"); // decoded: ?name=Ada%20Lovelace
                             response.send("Hello, " + (name != null ? name : "world") + "!\n");
                         })
+                        .get("/fail", (request, response) -> {
+                            throw new IllegalStateException("a bug in the handler"); // logged by Petrel, answered 500
+                        })
                         .post("/upper", (request, response) ->
                                 response.send(new String(request.bodyBytes(), StandardCharsets.UTF_8).toUpperCase()))
                         .build())
