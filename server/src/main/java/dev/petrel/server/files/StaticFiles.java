@@ -19,7 +19,9 @@ import java.util.Locale;
 
 /**
  * Serves files under a root folder, with {@code Content-Type}, {@code Last-Modified} and
- * {@code ETag}, answering {@code 304} to {@code If-None-Match} and {@code If-Modified-Since}.
+ * {@code ETag}, answering {@code 304} to {@code If-None-Match} and {@code If-Modified-Since}, and
+ * byte ranges ({@code Range}, {@code If-Range}: {@code 206} with one range or
+ * {@code multipart/byteranges}, {@code 416} when none can be served; {@code Accept-Ranges: bytes}).
  * A folder is served by its {@code index.html}.
  *
  * <p>Nothing outside the root is reachable. The raw path is checked before decoding: an encoded
@@ -148,13 +150,60 @@ public final class StaticFiles implements Handler {
             response.status(304).send();
             return;
         }
-        response.contentType(MediaTypes.forFileName(file.getFileName().toString())).contentLength(size);
-        if (Methods.HEAD.equals(request.method())) {
-            response.send(new byte[0]);
-            return;
+        response.header("Accept-Ranges", "bytes");
+        String type = MediaTypes.forFileName(file.getFileName().toString());
+        ByteRanges.Decision ranges = ifRangeHolds(request, etag, lastModified)
+                ? ByteRanges.decide(request.header("Range"), size) : new ByteRanges.Decision.Whole();
+        boolean head = Methods.HEAD.equals(request.method());
+        switch (ranges) {
+            case ByteRanges.Decision.Unsatisfiable u -> response.status(416).header("Content-Range", "bytes */" + size)
+                    .send("Range Not Satisfiable\n");
+            case ByteRanges.Decision.Partial(var parts) when parts.size() == 1 -> {
+                ByteRanges.Range range = parts.getFirst();
+                response.status(206).contentType(type).contentLength(range.length())
+                        .header("Content-Range", "bytes " + range.first() + "-" + range.last() + "/" + size);
+                if (head) response.send(new byte[0]);
+                else copy(file, range, response.body());
+            }
+            case ByteRanges.Decision.Partial(var parts) -> MultipartRanges.send(response, file, type, size, parts, head);
+            case ByteRanges.Decision.Whole w -> {
+                response.contentType(type).contentLength(size);
+                if (head) {
+                    response.send(new byte[0]);
+                    return;
+                }
+                try (InputStream in = Files.newInputStream(file)) {
+                    in.transferTo(response.body());
+                }
+            }
         }
-        try (InputStream in = Files.newInputStream(file)) {
-            in.transferTo(response.body());
+    }
+
+    /**
+     * RFC 9110 section 13.1.5: a {@code Range} counts only when {@code If-Range}, if sent, still
+     * names this representation: its strong entity tag, or exactly its {@code Last-Modified} date.
+     */
+    private static boolean ifRangeHolds(Request request, String etag, String lastModified) {
+        String ifRange = request.header("If-Range");
+        if (ifRange == null) return true;
+        String value = ifRange.strip();
+        if (value.startsWith("\"") || value.startsWith("W/")) return value.equals(etag); // weak tags never match
+        return value.equals(lastModified);
+    }
+
+    /** The bytes of {@code range} of {@code file} into {@code out}, read from their offset. */
+    static void copy(Path file, ByteRanges.Range range, java.io.OutputStream out) throws IOException {
+        try (java.nio.channels.SeekableByteChannel channel = Files.newByteChannel(file)) {
+            channel.position(range.first());
+            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate((int) Math.min(64 * 1024, range.length()));
+            long left = range.length();
+            while (left > 0) {
+                buffer.clear().limit((int) Math.min(buffer.capacity(), left));
+                int n = channel.read(buffer);
+                if (n < 0) throw new IOException(file + " ended before its range did (changed while served)");
+                out.write(buffer.array(), 0, n);
+                left -= n;
+            }
         }
     }
 
