@@ -22,7 +22,10 @@ import java.util.Locale;
  * {@code ETag}, answering {@code 304} to {@code If-None-Match} and {@code If-Modified-Since}, and
  * byte ranges ({@code Range}, {@code If-Range}: {@code 206} with one range or
  * {@code multipart/byteranges}, {@code 416} when none can be served; {@code Accept-Ranges: bytes}).
- * A folder is served by its {@code index.html}.
+ * A folder is served by its {@code index.html}. A file with a precompressed sibling
+ * ({@code app.js.br}, {@code app.js.gz}, made at build time) is answered with the sibling to a
+ * client that accepts its coding (Brotli first), with {@code Content-Encoding} and
+ * {@code Vary: Accept-Encoding}; the siblings themselves are files like any other.
  *
  * <p>Nothing outside the root is reachable. The raw path is checked before decoding: an encoded
  * slash, backslash or NUL ({@code %2f}, {@code %5c}, {@code %00}) gets 400, as does any
@@ -33,6 +36,9 @@ import java.util.Locale;
 public final class StaticFiles implements Handler {
     /** What a file answers: OPTIONS gets 204 with it, any other method 405. */
     private static final String ALLOW = "GET, HEAD, OPTIONS";
+    /** Precompressed codings, in the order preferred: Brotli is smaller than gzip. */
+    private static final java.util.List<String> PRECOMPRESSED = java.util.List.of("br", "gzip");
+    private static final java.util.Map<String, String> CODING_SUFFIX = java.util.Map.of("br", ".br", "gzip", ".gz");
 
     private final Path root;
     private final Path realRoot;
@@ -91,8 +97,24 @@ public final class StaticFiles implements Handler {
             notFound(response);
             return;
         }
-        serve(request, response, file, attributes);
+        String type = MediaTypes.forFileName(file.getFileName().toString());
+        String coding = null;
+        for (String candidate : PRECOMPRESSED) {
+            Path sibling = file.resolveSibling(file.getFileName() + CODING_SUFFIX.get(candidate));
+            // exists() first: most files have no sibling, and it answers that without an exception
+            BasicFileAttributes siblingAttributes = Files.exists(sibling) ? readableFile(sibling) : null;
+            if (siblingAttributes == null) continue;
+            response.header("Vary", "Accept-Encoding"); // the answer depends on it, chosen or not
+            if (coding == null && ContentCodings.accepts(request.header("Accept-Encoding"), candidate)) {
+                coding = candidate;
+                file = sibling;
+                attributes = siblingAttributes;
+            }
+        }
+        if (coding != null) response.header("Content-Encoding", coding);
+        serve(request, response, file, attributes, type, coding);
     }
+
 
     /**
      * The path below the root named by a raw request path, or {@code null} when it must be
@@ -139,11 +161,13 @@ public final class StaticFiles implements Handler {
         }
     }
 
-    private static void serve(Request request, Response response, Path file, BasicFileAttributes attributes)
-            throws IOException {
+    private static void serve(Request request, Response response, Path file, BasicFileAttributes attributes, String type,
+                              String coding) throws IOException {
         long size = attributes.size();
         long modifiedSecond = attributes.lastModifiedTime().toMillis() / 1000;
-        String etag = "\"" + Long.toHexString(size) + "-" + Long.toHexString(attributes.lastModifiedTime().toMillis()) + "\"";
+        // each coding is its own representation, with its own tag (RFC 9110 section 8.8.3)
+        String etag = "\"" + Long.toHexString(size) + "-" + Long.toHexString(attributes.lastModifiedTime().toMillis())
+                + (coding == null ? "" : "-" + coding) + "\"";
         String lastModified = HttpDates.format(modifiedSecond);
         response.header("Last-Modified", lastModified).header("ETag", etag);
         if (notModified(request, etag, modifiedSecond)) {
@@ -151,7 +175,6 @@ public final class StaticFiles implements Handler {
             return;
         }
         response.header("Accept-Ranges", "bytes");
-        String type = MediaTypes.forFileName(file.getFileName().toString());
         ByteRanges.Decision ranges = ifRangeHolds(request, etag, lastModified)
                 ? ByteRanges.decide(request.header("Range"), size) : new ByteRanges.Decision.Whole();
         boolean head = Methods.HEAD.equals(request.method());
