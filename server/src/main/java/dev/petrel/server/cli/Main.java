@@ -19,6 +19,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -94,7 +95,9 @@ public final class Main {
             // a folder of the user's is served as it is (its index.html at /); the demo routes only when asked
             boolean demo = options.root() == null || options.demo();
             site = (options.root() != null ? root.toAbsolutePath().toString() : "bundled demo site") + (demo ? "" : ", files only");
-            Handler app = demo ? DemoSite.handler(root, InstantSource.system()) : new StaticFiles(root);
+            StaticFiles files = new StaticFiles(root);
+            for (Map.Entry<String, String> rule : options.cacheControl().entrySet()) files = files.cacheControl(rule.getKey(), rule.getValue());
+            Handler app = demo ? DemoSite.handler(files, InstantSource.system()) : files;
             Server.Builder builder = Server.builder()
                     .host(options.host())
                     .port(options.port())

@@ -28,6 +28,7 @@ import java.util.List;
  * @param proxyProtocol whether HTTP and HTTPS connections must begin with a PROXY protocol header
  * @param trustedProxies the proxies trusted with PROXY headers and forwarding headers
  * @param accessLog the access log, or {@code null} for none
+ * @param cacheControl {@code Cache-Control} values by glob of a static file's path, in the order given
  * @param logLevel the lowest level logged: error, warn, info, debug or trace; null to leave the
  *        logging configuration as it is
  * @param demo whether the demo routes ({@code GET /} HelloWorld, {@code /date}, {@code POST /echo})
@@ -36,7 +37,7 @@ import java.util.List;
 record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
                     Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https, AjpOptions ajp,
                     ServerConfig config, boolean proxyProtocol, List<String> trustedProxies, AccessLog accessLog,
-                    boolean demo, String logLevel) {
+                    boolean demo, String logLevel, java.util.Map<String, String> cacheControl) {
     /** The levels of {@code --log-level}, quietest first. */
     static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");
 
@@ -53,6 +54,10 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
               --port N                port (default 8080; 0 picks a free one)
               --root DIR              folder of static files, its index.html at / (default: the
                                       bundled demo site)
+              --cache-control GLOB=VALUE
+                                      Cache-Control for the static files whose path matches GLOB,
+                                      e.g. 'assets/**=max-age=31536000, immutable' (repeatable;
+                                      the first match wins)
               --demo                  with --root, also the demo routes: GET / HelloWorld,
                                       GET /date, POST /echo (always on for the bundled site)
               --transport NAME        %s (default %s)
@@ -171,6 +176,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         List<String> trustedProxies = new ArrayList<>();
         String accessLogTarget = null;
         boolean demo = false;
+        java.util.Map<String, String> cacheControl = new java.util.LinkedHashMap<>();
         String logLevel = null; // as java.util.logging is configured: INFO unless a logging.properties says
         TlsConfig.ClientAuth clientAuth = TlsConfig.ClientAuth.NONE;
         Path trust = null;
@@ -222,6 +228,20 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                     if (!LOG_LEVELS.contains(logLevel)) {
                         throw new UsageException("--log-level takes " + String.join(", ", LOG_LEVELS) + ", not '" + logLevel + "'");
                     }
+                }
+                case "--cache-control" -> {
+                    String rule = value != null ? value : next(args, ++i, name);
+                    int split = rule.indexOf('=');
+                    if (split <= 0 || split == rule.length() - 1) {
+                        throw new UsageException("--cache-control takes GLOB=VALUE, e.g. 'assets/**=max-age=31536000, immutable', not '" + rule + "'");
+                    }
+                    String glob = rule.substring(0, split);
+                    try {
+                        java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + glob);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--cache-control: '" + glob + "' is not a glob pattern (" + e.getMessage() + ")");
+                    }
+                    cacheControl.put(glob, rule.substring(split + 1));
                 }
                 case "--demo" -> {
                     if (value != null) throw new UsageException("--demo takes no value");
@@ -344,7 +364,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 : (accessLogTarget.equals("-") ? AccessLog.standardOutput() : AccessLog.file(Path.of(accessLogTarget)))
                         .format(accessLogFormat != null ? accessLogFormat : AccessLog.Format.COMBINED);
         return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions, config,
-                proxyProtocol, List.copyOf(trustedProxies), accessLog, demo, logLevel);
+                proxyProtocol, List.copyOf(trustedProxies), accessLog, demo, logLevel,
+                java.util.Collections.unmodifiableMap(cacheControl));
     }
 
     private static String next(List<String> args, int i, String option) throws UsageException {

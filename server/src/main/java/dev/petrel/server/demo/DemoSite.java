@@ -37,13 +37,18 @@ public final class DemoSite {
 
     /** The demo application serving static files from {@code root}. */
     public static Handler handler(Path root, InstantSource clock) throws IOException {
+        return handler(new StaticFiles(root), clock);
+    }
+
+    /** The demo application with {@code files} for every other path. */
+    public static Handler handler(StaticFiles files, InstantSource clock) {
         DateCache dates = new DateCache(clock);
         return Router.builder()
                 // answered from memory: on the nio transport these run on the event loop, without a hand-over
                 .get("/", Handler.nonBlocking(DemoSite::hello))
                 .get("/date", Handler.nonBlocking((request, response) -> date(response, dates)))
                 .post("/echo", DemoSite::echo)
-                .fallback(new StaticFiles(root))
+                .fallback(files)
                 .build();
     }
 

@@ -42,6 +42,10 @@ public final class StaticFiles implements Handler {
 
     private final Path root;
     private final Path realRoot;
+    private final java.util.List<CacheRule> cacheRules;
+
+    /** {@code Cache-Control: value} for the files whose path below the root matches {@code glob}. */
+    private record CacheRule(String glob, java.nio.file.PathMatcher matcher, String value) {}
 
     /**
      * Serves the files under {@code root}.
@@ -52,6 +56,31 @@ public final class StaticFiles implements Handler {
         if (!Files.isDirectory(root)) throw new NoSuchFileException(root.toString(), null, "not a folder");
         this.root = root.toAbsolutePath().normalize();
         this.realRoot = root.toRealPath();
+        this.cacheRules = java.util.List.of();
+    }
+
+    private StaticFiles(StaticFiles base, java.util.List<CacheRule> cacheRules) {
+        this.root = base.root;
+        this.realRoot = base.realRoot;
+        this.cacheRules = java.util.List.copyOf(cacheRules);
+    }
+
+    /**
+     * The same files, answered with {@code Cache-Control: value} when their path below the root
+     * matches {@code glob} ({@code *.css}, {@code assets/**}, {@code {*.js,*.css}}: the JDK's
+     * glob syntax); the first matching rule wins, and files no rule matches get no
+     * {@code Cache-Control}, leaving the choice to the client's heuristics.
+     *
+     * @throws IllegalArgumentException when {@code glob} is not a valid pattern or {@code value} is blank
+     */
+    public StaticFiles cacheControl(String glob, String value) {
+        if (value == null || value.isBlank() || value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
+            throw new IllegalArgumentException("Cache-Control for " + glob + " must be one non-blank line");
+        }
+        java.nio.file.PathMatcher matcher = java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + glob);
+        java.util.List<CacheRule> rules = new java.util.ArrayList<>(cacheRules);
+        rules.add(new CacheRule(glob, matcher, value.strip()));
+        return new StaticFiles(this, rules);
     }
 
     /** The folder served. */
@@ -98,6 +127,8 @@ public final class StaticFiles implements Handler {
             return;
         }
         String type = MediaTypes.forFileName(file.getFileName().toString());
+        String cache = cacheControl(file);
+        if (cache != null) response.header("Cache-Control", cache);
         String coding = null;
         for (String candidate : PRECOMPRESSED) {
             Path sibling = file.resolveSibling(file.getFileName() + CODING_SUFFIX.get(candidate));
@@ -115,6 +146,16 @@ public final class StaticFiles implements Handler {
         serve(request, response, file, attributes, type, coding);
     }
 
+
+    /** The {@code Cache-Control} of the first rule matching {@code file} (below the root), or null. */
+    private String cacheControl(Path file) {
+        if (cacheRules.isEmpty()) return null;
+        Path path = Path.of(root.relativize(file).toString()); // on the default file system, whose patterns these are
+        for (CacheRule rule : cacheRules) {
+            if (rule.matcher().matches(path)) return rule.value();
+        }
+        return null;
+    }
 
     /**
      * The path below the root named by a raw request path, or {@code null} when it must be

@@ -136,4 +136,14 @@ class ServeOptionsTest {
         assertThatThrownBy(() -> parse("--log-level", "loud"))
                 .hasMessage("--log-level takes error, warn, info, debug, trace, not 'loud'");
     }
+
+    @Test
+    void cacheControlOptions() throws UsageException {
+        assertThat(parse().cacheControl()).isEmpty();
+        assertThat(parse("--cache-control", "assets/**=max-age=31536000, immutable", "--cache-control=*.html=no-cache")
+                .cacheControl()).containsExactly(java.util.Map.entry("assets/**", "max-age=31536000, immutable"),
+                        java.util.Map.entry("*.html", "no-cache"));
+        assertThatThrownBy(() -> parse("--cache-control", "no-equals")).hasMessageStartingWith("--cache-control takes GLOB=VALUE");
+        assertThatThrownBy(() -> parse("--cache-control", "[a=x")).hasMessageStartingWith("--cache-control: '[a' is not a glob pattern");
+    }
 }

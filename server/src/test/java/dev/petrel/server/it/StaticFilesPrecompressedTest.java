@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Precompressed siblings ({@code .br}, {@code .gz}) chosen by {@code Accept-Encoding}, with
  * {@code Content-Encoding}, {@code Vary} and their own entity tags; curl {@code --compressed}
- * gets the original text back.
+ * gets the original text back. And {@code Cache-Control} by path pattern, which they share.
  */
 class StaticFilesPrecompressedTest {
     private static final String TEXT = "body { color: teal; }\n".repeat(50);
@@ -79,6 +79,30 @@ class StaticFilesPrecompressedTest {
                     "-w", "\n%{http_code} %{size_download}", "http://127.0.0.1:" + server.address().getPort() + "/site.css"), "");
             assertThat(curl.exitCode()).as(curl.output()).isZero();
             assertThat(curl.output()).isEqualTo(TEXT + "\n200 " + gzipped.length);
+        }
+    }
+
+    @PlainHttpTransportTest
+    void cacheControlByPathPattern(Transport transport) throws Exception {
+        Files.createDirectories(root.resolve("assets/img"));
+        Files.writeString(root.resolve("assets/img/logo.svg"), "<svg/>");
+        Files.writeString(root.resolve("index.html"), "<p>home</p>");
+        StaticFiles files = new StaticFiles(root).cacheControl("assets/**", "public, max-age=31536000, immutable")
+                .cacheControl("*.css", "max-age=60").cacheControl("index.html", "no-cache");
+        try (Server server = TestServers.start(transport, transport.handler(files))) {
+            assertThat(get(server, "/assets/img/logo.svg", null).header("Cache-Control")).isEqualTo("public, max-age=31536000, immutable");
+            RawResponse css = get(server, "/site.css", "gzip");
+            assertThat(css.header("Cache-Control")).isEqualTo("max-age=60");
+            assertThat(css.header("Content-Encoding")).isEqualTo("gzip");
+            assertThat(get(server, "/", null).header("Cache-Control")).as("a folder's index.html").isEqualTo("no-cache");
+            assertThat(get(server, "/plain.txt", null).header("Cache-Control")).isNull();
+            RawResponse notModified;
+            try (RawClient client = RawClient.connect(server)) {
+                String etag = get(server, "/site.css", null).header("ETag");
+                notModified = client.send("GET /site.css HTTP/1.1\r\nHost: x\r\nIf-None-Match: " + etag + "\r\n\r\n").read();
+            }
+            assertThat(notModified.status()).isEqualTo(304);
+            assertThat(notModified.header("Cache-Control")).as("as the 200 would have").isEqualTo("max-age=60");
         }
     }
 }
