@@ -61,7 +61,7 @@ public final class Main {
                         out.print(ServeOptions.HELP);
                         yield 0;
                     }
-                    yield serve(ServeOptions.parse(rest), err);
+                    yield serve(ServeOptions.parse(ConfigSources.merge(rest, System.getenv())), err);
                 }
                 case "version", "--version" -> {
                     out.println("petrel " + Version.get());

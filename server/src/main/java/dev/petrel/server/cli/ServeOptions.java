@@ -80,6 +80,13 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                                       have waited this long for a request head are closed to
                                       make room (default %d)
 
+            Configuration (command line over environment over file over defaults):
+              --config FILE           a properties file: each option as a key without the dashes
+                                      (port=8080, access-log=/var/log/petrel/access.log,
+                                      proxy-protocol=true; repeated ones as trusted-proxy.1=...,
+                                      trusted-proxy.2=...); each also as PETREL_PORT,
+                                      PETREL_ACCESS_LOG, ... in the environment
+
             Logging (System.Logger; one line per record: date time LEVEL logger: message):
               --log-level LEVEL       error, warn, info (default), debug or trace
 
