@@ -16,9 +16,13 @@ import java.util.Locale;
  * @param clientAuth whether clients are asked for a certificate
  * @param trust the certificates client certificates must chain to (PEM, or a PKCS#12 store whose
  *        password is in {@code PETREL_TLS_TRUST_PASSWORD}), or null for the JDK's trust store
+ * @param protocols the TLS versions, or null for the default
+ * @param cipherSuites the cipher suites, or null for the default
+ * @param handshakeTimeout the handshake timeout, or null for the default
  */
 record HttpsOptions(int port, List<CertificateFiles> certificates, Path passwordFile, Path selfSignedDirectory,
-                    TlsConfig.ClientAuth clientAuth, Path trust) {
+                    TlsConfig.ClientAuth clientAuth, Path trust, List<String> protocols, List<String> cipherSuites,
+                    java.time.Duration handshakeTimeout) {
     /** The environment variable holding the password of a {@code --tls-trust} store. */
     static final String TRUST_PASSWORD_VARIABLE = "PETREL_TLS_TRUST_PASSWORD";
 

@@ -49,8 +49,16 @@ final class HttpsSetup {
         return clientAuth(config, options).build();
     }
 
-    /** {@code --tls-client-auth} and {@code --tls-trust}. */
+    /** {@code --tls-protocols}, {@code --tls-ciphers}, {@code --tls-handshake-timeout}, then client authentication. */
     private static TlsConfig.Builder clientAuth(TlsConfig.Builder config, HttpsOptions options) {
+        if (options.protocols() != null) config.protocols(options.protocols().toArray(String[]::new));
+        if (options.cipherSuites() != null) config.cipherSuites(options.cipherSuites().toArray(String[]::new));
+        if (options.handshakeTimeout() != null) config.handshakeTimeout(options.handshakeTimeout());
+        return clientAuthOnly(config, options);
+    }
+
+    /** {@code --tls-client-auth} and {@code --tls-trust}. */
+    private static TlsConfig.Builder clientAuthOnly(TlsConfig.Builder config, HttpsOptions options) {
         if (options.clientAuth() == TlsConfig.ClientAuth.NONE) return config;
         if (options.trust() == null) return config.clientAuth(options.clientAuth());
         String password = System.getenv(HttpsOptions.TRUST_PASSWORD_VARIABLE);

@@ -66,6 +66,25 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                                       server is full before they get 503 (default 10; 0: at once)
               --shutdown-grace SECS   time in-flight requests get on SIGTERM (default 10)
 
+            Timeouts and limits:
+              --header-timeout SECS   time for a request's whole head; slower gets 408 (default 10)
+              --idle-timeout SECS     how long a keep-alive connection may wait for its next
+                                      request (default 20)
+              --body-read-timeout SECS
+                                      longest wait for the next bytes of a request body (default 20)
+              --write-timeout SECS    longest a response write may wait for the client (default 20)
+              --max-requests-per-connection N
+                                      then the connection closes (default 10000)
+              --max-drain-bytes N     unread request body discarded to keep a connection
+                                      (default 65536)
+              --response-buffer-size BYTES
+                                      body bytes buffered before the head is sent (default 16384)
+              --max-body-size BYTES   largest request body; larger gets 413 (default 16777216)
+              --max-request-line BYTES
+                                      longest request line; longer gets 414 (default 8192)
+              --max-header-size BYTES largest header section; larger gets 431 (default 16384)
+              --max-headers N         most header lines; more gets 431 (default 100)
+
             Slow clients (each cut connection frees its slot):
               --min-body-rate N       bytes/s a request body must keep up with once it has kept
                                       the server waiting --rate-grace seconds; slower gets 408
@@ -116,6 +135,11 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
               --tls-key FILE          the private key (PEM) of the --tls-cert before it
               --tls-password-file F   first line: the PKCS#12 password (default: the
                                       PETREL_TLS_PASSWORD environment variable, else empty)
+              --tls-protocols LIST    TLS versions, e.g. TLSv1.3 or TLSv1.3,TLSv1.2 (the default)
+              --tls-ciphers LIST      cipher suites in the server's order of preference, by their
+                                      IANA names (default: forward-secret AEAD suites)
+              --tls-handshake-timeout SECS
+                                      a client slower to finish its handshake is cut (default 10)
               --tls-client-auth none|want|need
                                       ask clients for a certificate (mutual TLS): want lets
                                       clients without one in, need refuses them (default none)
@@ -179,6 +203,10 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         Duration rateGrace = defaults.minRequestBodyRate().grace();
         Duration bodyTimeout = defaults.requestBodyTimeout();
         Duration headTimeoutWhenFull = defaults.headTimeoutWhenFull();
+        ServerConfig limits = defaults; // the timeouts and limits below, as given
+        List<String> tlsProtocols = null;
+        List<String> tlsCiphers = null;
+        Duration tlsHandshakeTimeout = null;
         boolean proxyProtocol = false;
         List<String> trustedProxies = new ArrayList<>();
         String accessLogTarget = null;
@@ -230,6 +258,27 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 }
                 case "--head-timeout-when-full" -> headTimeoutWhenFull = Duration.ofSeconds(
                         intIn(value != null ? value : next(args, ++i, name), name, 1, 3600));
+                case "--header-timeout" -> limits = limits.withHeaderTimeout(Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 1, 3600)));
+                case "--idle-timeout" -> limits = limits.withIdleTimeout(Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 1, 86_400)));
+                case "--body-read-timeout" -> limits = limits.withBodyReadTimeout(Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 1, 3600)));
+                case "--write-timeout" -> limits = limits.withWriteTimeout(Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 1, 3600)));
+                case "--max-requests-per-connection" -> limits = limits.withMaxRequestsPerConnection(
+                        intIn(value != null ? value : next(args, ++i, name), name, 1, Integer.MAX_VALUE));
+                case "--max-drain-bytes" -> limits = limits.withMaxDrainBytes(
+                        intIn(value != null ? value : next(args, ++i, name), name, 0, Integer.MAX_VALUE));
+                case "--response-buffer-size" -> limits = limits.withResponseBufferSize(
+                        intIn(value != null ? value : next(args, ++i, name), name, 1024, 16 * 1024 * 1024));
+                case "--max-body-size" -> limits = limits.withLimits(limits.limits().withMaxBodySize(
+                        longIn(value != null ? value : next(args, ++i, name), name, 0, Long.MAX_VALUE)));
+                case "--max-request-line" -> limits = limits.withLimits(limits.limits().withMaxRequestLineLength(
+                        intIn(value != null ? value : next(args, ++i, name), name, 64, 1024 * 1024)));
+                case "--max-header-size" -> limits = limits.withLimits(limits.limits().withMaxHeaderSectionSize(
+                        intIn(value != null ? value : next(args, ++i, name), name, 256, 1024 * 1024)));
+                case "--max-headers" -> limits = limits.withLimits(limits.limits().withMaxHeaderCount(
+                        intIn(value != null ? value : next(args, ++i, name), name, 1, 10_000)));
+                case "--tls-protocols" -> tlsProtocols = names(value != null ? value : next(args, ++i, name), name);
+                case "--tls-ciphers" -> tlsCiphers = names(value != null ? value : next(args, ++i, name), name);
+                case "--tls-handshake-timeout" -> tlsHandshakeTimeout = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 1, 600));
                 case "--log-level" -> {
                     logLevel = value != null ? value : next(args, ++i, name);
                     if (!LOG_LEVELS.contains(logLevel)) {
@@ -349,7 +398,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
             throw new UsageException("--https-port " + httpsPort + " is the plain HTTP port too; choose another, or add --no-http");
         }
         HttpsOptions tls = !https ? null : new HttpsOptions(httpsPort, certificates, passwordFile,
-                tlsDir != null ? tlsDir : HttpsOptions.defaultSelfSignedDirectory(), clientAuth, trust);
+                tlsDir != null ? tlsDir : HttpsOptions.defaultSelfSignedDirectory(), clientAuth, trust, tlsProtocols, tlsCiphers,
+                tlsHandshakeTimeout);
         AjpOptions ajpOptions = !ajp ? null : new AjpOptions(ajpPort, ajpHost != null ? ajpHost : AjpOptions.DEFAULT_HOST,
                 ajpSecret, ajpSecretFile, ajpNoSecret, ajpPacketSize > 0 ? ajpPacketSize : AjpOptions.DEFAULT_PACKET_SIZE,
                 ajpAttributes);
@@ -357,7 +407,10 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
             throw new UsageException("--ajp-port " + ajpPort + " is taken by " + (ajpPort == port && plainHttp ? "--port" : "--https-port")
                     + "; choose another");
         }
-        ServerConfig config = defaults
+        if ((tlsProtocols != null || tlsCiphers != null || tlsHandshakeTimeout != null) && !https) {
+            throw new UsageException("--tls-protocols, --tls-ciphers and --tls-handshake-timeout need --https");
+        }
+        ServerConfig config = limits
                 .withMinRequestBodyRate(minBodyRate == 0 ? DataRate.OFF : new DataRate(minBodyRate, rateGrace))
                 .withMinResponseRate(minResponseRate == 0 ? DataRate.OFF : new DataRate(minResponseRate, rateGrace))
                 .withRequestBodyTimeout(bodyTimeout)
@@ -373,6 +426,26 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions, config,
                 proxyProtocol, List.copyOf(trustedProxies), accessLog, demo, logLevel,
                 java.util.Collections.unmodifiableMap(cacheControl));
+    }
+
+    /** A comma-separated list of names (protocols, cipher suites). */
+    private static List<String> names(String text, String option) throws UsageException {
+        List<String> names = new ArrayList<>();
+        for (String name : text.split(",")) {
+            if (!name.isBlank()) names.add(name.strip());
+        }
+        if (names.isEmpty()) throw new UsageException(option + " takes a comma-separated list of names");
+        return List.copyOf(names);
+    }
+
+    private static long longIn(String text, String option, long min, long max) throws UsageException {
+        try {
+            long value = Long.parseLong(text);
+            if (value >= min && value <= max) return value;
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException(option + " takes a whole number from " + min + " to " + max + ", not '" + text + "'");
     }
 
     private static String next(List<String> args, int i, String option) throws UsageException {

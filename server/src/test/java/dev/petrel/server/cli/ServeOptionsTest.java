@@ -146,4 +146,37 @@ class ServeOptionsTest {
         assertThatThrownBy(() -> parse("--cache-control", "no-equals")).hasMessageStartingWith("--cache-control takes GLOB=VALUE");
         assertThatThrownBy(() -> parse("--cache-control", "[a=x")).hasMessageStartingWith("--cache-control: '[a' is not a glob pattern");
     }
+
+    @Test
+    void everyTimeoutAndLimitHasAnOption() throws UsageException {
+        ServeOptions options = parse("--header-timeout", "5", "--idle-timeout=60", "--body-read-timeout", "7", "--write-timeout", "8",
+                "--max-requests-per-connection", "500", "--max-drain-bytes", "1024", "--response-buffer-size", "32768",
+                "--max-body-size", "1073741824", "--max-request-line", "4096", "--max-header-size", "32768", "--max-headers", "50");
+        dev.petrel.server.ServerConfig config = options.config();
+        assertThat(config.headerTimeout()).isEqualTo(java.time.Duration.ofSeconds(5));
+        assertThat(config.idleTimeout()).isEqualTo(java.time.Duration.ofSeconds(60));
+        assertThat(config.bodyReadTimeout()).isEqualTo(java.time.Duration.ofSeconds(7));
+        assertThat(config.writeTimeout()).isEqualTo(java.time.Duration.ofSeconds(8));
+        assertThat(config.maxRequestsPerConnection()).isEqualTo(500);
+        assertThat(config.maxDrainBytes()).isEqualTo(1024);
+        assertThat(config.responseBufferSize()).isEqualTo(32768);
+        assertThat(config.limits().maxBodySize()).isEqualTo(1L << 30);
+        assertThat(config.limits().maxRequestLineLength()).isEqualTo(4096);
+        assertThat(config.limits().maxHeaderSectionSize()).isEqualTo(32768);
+        assertThat(config.limits().maxHeaderCount()).isEqualTo(50);
+        assertThat(parse().config()).isEqualTo(dev.petrel.server.ServerConfig.DEFAULT);
+        assertThatThrownBy(() -> parse("--idle-timeout", "0")).hasMessage("--idle-timeout takes a whole number from 1 to 86400, not '0'");
+        assertThatThrownBy(() -> parse("--max-body-size", "lots")).hasMessageStartingWith("--max-body-size takes a whole number");
+    }
+
+    @Test
+    void tlsSettings() throws UsageException {
+        HttpsOptions tls = parse("--https", "--tls-protocols", "TLSv1.3", "--tls-ciphers", "TLS_AES_256_GCM_SHA384, TLS_AES_128_GCM_SHA256",
+                "--tls-handshake-timeout", "3").https();
+        assertThat(tls.protocols()).containsExactly("TLSv1.3");
+        assertThat(tls.cipherSuites()).containsExactly("TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256");
+        assertThat(tls.handshakeTimeout()).isEqualTo(java.time.Duration.ofSeconds(3));
+        assertThatThrownBy(() -> parse("--tls-protocols", "TLSv1.3"))
+                .hasMessage("--tls-protocols, --tls-ciphers and --tls-handshake-timeout need --https");
+    }
 }
