@@ -5,6 +5,7 @@ import dev.petrel.server.Server;
 import dev.petrel.server.TlsConfigException;
 import dev.petrel.server.Version;
 import dev.petrel.server.demo.DemoSite;
+import dev.petrel.server.Compression;
 import dev.petrel.server.files.StaticFiles;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -98,6 +99,7 @@ public final class Main {
             StaticFiles files = new StaticFiles(root);
             for (Map.Entry<String, String> rule : options.cacheControl().entrySet()) files = files.cacheControl(rule.getKey(), rule.getValue());
             Handler app = demo ? DemoSite.handler(files, InstantSource.system()) : files;
+            if (options.gzip()) app = Compression.gzip(app);
             Server.Builder builder = Server.builder()
                     .host(options.host())
                     .port(options.port())

@@ -28,6 +28,7 @@ import java.util.List;
  * @param proxyProtocol whether HTTP and HTTPS connections must begin with a PROXY protocol header
  * @param trustedProxies the proxies trusted with PROXY headers and forwarding headers
  * @param accessLog the access log, or {@code null} for none
+ * @param gzip whether responses of compressible types are gzipped for clients that accept it
  * @param cacheControl {@code Cache-Control} values by glob of a static file's path, in the order given
  * @param logLevel the lowest level logged: error, warn, info, debug or trace; null to leave the
  *        logging configuration as it is
@@ -37,7 +38,7 @@ import java.util.List;
 record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
                     Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https, AjpOptions ajp,
                     ServerConfig config, boolean proxyProtocol, List<String> trustedProxies, AccessLog accessLog,
-                    boolean demo, String logLevel, java.util.Map<String, String> cacheControl) {
+                    boolean demo, String logLevel, java.util.Map<String, String> cacheControl, boolean gzip) {
     /** The levels of {@code --log-level}, quietest first. */
     static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");
 
@@ -58,6 +59,9 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                                       Cache-Control for the static files whose path matches GLOB,
                                       e.g. 'assets/**=max-age=31536000, immutable' (repeatable;
                                       the first match wins)
+              --gzip                  gzip text, JSON, JavaScript, XML and SVG responses of 1 KiB
+                                      or more for clients that accept it (precompressed .br/.gz
+                                      files beside the originals are served as they are)
               --demo                  with --root, also the demo routes: GET / HelloWorld,
                                       GET /date, POST /echo (always on for the bundled site)
               --transport NAME        %s (default %s)
@@ -211,6 +215,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         List<String> trustedProxies = new ArrayList<>();
         String accessLogTarget = null;
         boolean demo = false;
+        boolean gzip = false;
         java.util.Map<String, String> cacheControl = new java.util.LinkedHashMap<>();
         String logLevel = null; // as java.util.logging is configured: INFO unless a logging.properties says
         TlsConfig.ClientAuth clientAuth = TlsConfig.ClientAuth.NONE;
@@ -298,6 +303,10 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                         throw new UsageException("--cache-control: '" + glob + "' is not a glob pattern (" + e.getMessage() + ")");
                     }
                     cacheControl.put(glob, rule.substring(split + 1));
+                }
+                case "--gzip" -> {
+                    if (value != null) throw new UsageException("--gzip takes no value");
+                    gzip = true;
                 }
                 case "--demo" -> {
                     if (value != null) throw new UsageException("--demo takes no value");
@@ -425,7 +434,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                         .format(accessLogFormat != null ? accessLogFormat : AccessLog.Format.COMBINED);
         return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions, config,
                 proxyProtocol, List.copyOf(trustedProxies), accessLog, demo, logLevel,
-                java.util.Collections.unmodifiableMap(cacheControl));
+                java.util.Collections.unmodifiableMap(cacheControl), gzip);
     }
 
     /** A comma-separated list of names (protocols, cipher suites). */

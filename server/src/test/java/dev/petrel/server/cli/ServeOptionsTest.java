@@ -179,4 +179,11 @@ class ServeOptionsTest {
         assertThatThrownBy(() -> parse("--tls-protocols", "TLSv1.3"))
                 .hasMessage("--tls-protocols, --tls-ciphers and --tls-handshake-timeout need --https");
     }
+
+    @Test
+    void gzipFlag() throws UsageException {
+        assertThat(parse().gzip()).isFalse();
+        assertThat(parse("--gzip").gzip()).isTrue();
+        assertThatThrownBy(() -> parse("--gzip=yes")).hasMessage("--gzip takes no value");
+    }
 }

@@ -1,4 +1,4 @@
-package dev.petrel.server.files;
+package dev.petrel.server.engine;
 
 import java.util.Locale;
 
@@ -6,10 +6,11 @@ import java.util.Locale;
  * What an {@code Accept-Encoding} request header (RFC 9110 section 12.5.3) allows: whether a
  * content coding is acceptable, that is listed (or matched by {@code *}) with a weight above 0.
  */
-final class ContentCodings {
+public final class ContentCodings {
     private ContentCodings() {}
 
-    static boolean accepts(String acceptEncoding, String coding) {
+    /** Whether {@code acceptEncoding} (the header's value, or null) accepts {@code coding} (lower case). */
+    public static boolean accepts(String acceptEncoding, String coding) {
         if (acceptEncoding == null) return false;
         Boolean wildcard = null;
         for (String element : acceptEncoding.split(",")) {
