@@ -85,6 +85,8 @@ public final class Main {
     private static int serve(ServeOptions options, PrintStream err) {
         if (options.logLevel() != null) configureLogLevel(options.logLevel());
         System.Logger log = System.getLogger("dev.petrel.server");
+        CountDownLatch stopRequested = new CountDownLatch(1);
+        boolean signalsHandled;
         Server server;
         String site;
         try {
@@ -118,6 +120,8 @@ public final class Main {
                 builder.https(https.port(), HttpsSetup.config(https, log)).watchCertificates(!https.selfSigned());
             }
             if (options.ajp() != null) builder.ajp(options.ajp().port(), options.ajp().config(System.getenv()));
+            // before the server accepts: a SIGTERM that comes as soon as it answers must stop it gracefully too
+            signalsHandled = SignalHandling.onTermination(stopRequested::countDown);
             server = builder.start();
         } catch (AjpOptions.SetupException e) {
             err.println("petrel: cannot serve AJP: " + e.getMessage());
@@ -136,8 +140,6 @@ public final class Main {
             return 1;
         }
 
-        CountDownLatch stopRequested = new CountDownLatch(1);
-        boolean signalsHandled = SignalHandling.onTermination(stopRequested::countDown);
         if (!signalsHandled) {
             // Without signal handlers the JVM still runs shutdown hooks on SIGTERM (and exits with 143).
             Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop(options.shutdownGrace())));

@@ -153,8 +153,9 @@ class ServeProcessTest {
                     return false;
                 }
             });
-            process.destroy();
+            process.destroy(); // SIGTERM as soon as it answers: handled already, a graceful stop
             assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(process.exitValue()).isZero();
             assertThat(read(log)).doesNotContain("INFO").doesNotContain("ready");
         } finally {
             process.destroyForcibly();
