@@ -463,12 +463,6 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
     }
 
     private static int intIn(String text, String option, int min, int max) throws UsageException {
-        try {
-            int value = Integer.parseInt(text);
-            if (value >= min && value <= max) return value;
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new UsageException(option + " takes a whole number from " + min + " to " + max + ", not '" + text + "'");
+        return (int) longIn(text, option, min, max);
     }
 }
