@@ -14,5 +14,6 @@ module dev.petrel.server {
     requires jdk.unsupported;  // sun.misc.Signal: SIGTERM and SIGHUP for ./petrel serve
 
     exports dev.petrel.server;
+    uses dev.petrel.server.MetricsExporter; // the admin listener's /metrics (petrel-metrics provides one)
     exports dev.petrel.server.files;
 }

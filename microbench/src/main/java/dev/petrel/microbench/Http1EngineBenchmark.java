@@ -1,12 +1,16 @@
 package dev.petrel.microbench;
 
 import dev.petrel.http.DateCache;
+import dev.petrel.server.Connector;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
 import dev.petrel.server.ServerConfig;
+import dev.petrel.server.engine.ConnectorCounters;
+import dev.petrel.server.engine.ObservedHandler;
 import dev.petrel.server.http1.Http1Connection;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
+import java.time.ZoneId;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -34,6 +38,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * inline. An engine that reads a socket only when told it is readable would otherwise answer
  * nothing after the first request, and each operation would measure an empty {@code serve()}; the
  * check after each iteration counts the responses to rule that out.
+ *
+ * <p>With {@code metrics=counted} the handler is observed as {@code Server.Builder.metrics(true)}
+ * has it: the request counted by method and status, its duration in the histogram. Issue 18 wants
+ * that allocation-free too: {@code gc.alloc.rate.norm} must not change.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -48,6 +56,9 @@ public class Http1EngineBenchmark {
     @Param({"ab", "wrk", "browser"})
     public String request;
 
+    @Param({"none", "counted"})
+    public String metrics;
+
     private InMemoryEndpoint endpoint;
     private Http1Connection connection;
     private long expectedPerResponse;
@@ -61,7 +72,12 @@ public class Http1EngineBenchmark {
         endpoint = new InMemoryEndpoint(Requests.bytes(request));
         // no limit on requests per connection, which would otherwise close it mid-iteration
         ServerConfig config = ServerConfig.DEFAULT.withMaxRequestsPerConnection(Integer.MAX_VALUE);
-        connection = new Http1Connection(endpoint, Handler.nonBlocking(router), config, new DateCache(InstantSource.system()));
+        Handler handler = Handler.nonBlocking(router);
+        if (metrics.equals("counted")) {
+            handler = new ObservedHandler(handler, null, null, InstantSource.system(), ZoneId.systemDefault(),
+                    new ConnectorCounters(Connector.http(0)));
+        }
+        connection = new Http1Connection(endpoint, handler, config, new DateCache(InstantSource.system()));
         serveOne();
         expectedPerResponse = endpoint.bytesWritten();
         served = 1;

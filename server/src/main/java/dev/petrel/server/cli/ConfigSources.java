@@ -34,7 +34,7 @@ final class ConfigSources {
     static final Set<String> VALUED = Set.of("host", "port", "root", "transport", "max-connections", "queue-timeout",
             "shutdown-grace", "min-body-rate", "min-response-rate", "rate-grace", "body-timeout", "head-timeout-when-full",
             "log-level", "access-log", "access-log-format", "https-port", "tls-password-file", "tls-dir", "tls-client-auth",
-            "tls-trust", "ajp-port", "ajp-host", "ajp-secret", "ajp-secret-file", "ajp-packet-size", "header-timeout",
+            "tls-trust", "admin-port", "admin-host", "ajp-port", "ajp-host", "ajp-secret", "ajp-secret-file", "ajp-packet-size", "header-timeout",
             "idle-timeout", "body-read-timeout", "write-timeout", "max-requests-per-connection", "max-drain-bytes",
             "response-buffer-size", "max-body-size", "max-request-line", "max-header-size", "max-headers", "tls-protocols",
             "tls-ciphers", "tls-handshake-timeout");

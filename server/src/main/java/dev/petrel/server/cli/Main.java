@@ -88,6 +88,7 @@ public final class Main {
         CountDownLatch stopRequested = new CountDownLatch(1);
         boolean signalsHandled;
         Server server;
+        Server admin = null;
         String site;
         try {
             Path root = options.root() != null ? options.root() : DemoSite.bundledRoot();
@@ -115,6 +116,7 @@ public final class Main {
                     .handler(app);
             if (options.maxConnections() > 0) builder.maxConnections(options.maxConnections());
             if (options.accessLog() != null) builder.accessLog(options.accessLog());
+            if (options.adminPort() >= 0) builder.metrics(true);
             if (options.https() != null) {
                 HttpsOptions https = options.https();
                 builder.https(https.port(), HttpsSetup.config(https, log)).watchCertificates(!https.selfSigned());
@@ -123,6 +125,14 @@ public final class Main {
             // before the server accepts: a SIGTERM that comes as soon as it answers must stop it gracefully too
             signalsHandled = SignalHandling.onTermination(stopRequested::countDown);
             server = builder.start();
+            if (options.adminPort() >= 0) {
+                try {
+                    admin = AdminListener.start(server, options.adminHost(), options.adminPort());
+                } catch (IOException | RuntimeException e) {
+                    server.stop(Duration.ZERO); // no server without the admin listener it was asked for
+                    throw e;
+                }
+            }
         } catch (AjpOptions.SetupException e) {
             err.println("petrel: cannot serve AJP: " + e.getMessage());
             return 2;
@@ -159,6 +169,7 @@ public final class Main {
         if (server.servesPlainHttp()) urls.add("http://" + hostForUrl(server.address()) + ":" + server.address().getPort() + "/");
         if (server.servesHttps()) urls.add("https://" + hostForUrl(server.httpsAddress()) + ":" + server.httpsAddress().getPort() + "/");
         if (server.servesAjp()) urls.add("ajp://" + hostForUrl(server.ajpAddress()) + ":" + server.ajpAddress().getPort() + "/");
+        if (admin != null) urls.add("admin http://" + hostForUrl(admin.address()) + ":" + admin.address().getPort() + "/health");
         log.log(System.Logger.Level.INFO, "Petrel {0} ready: transport={1}, {2} serving {3}, in {4} ms since JVM start",
                 Version.get(), options.transport().cliName(), String.join(" and ", urls), site, String.valueOf(readyMillis));
         try {
@@ -167,7 +178,8 @@ public final class Main {
             Thread.currentThread().interrupt();
         }
         log.log(System.Logger.Level.INFO, "stopping: finishing requests in flight (up to {0} s)", options.shutdownGrace().toSeconds());
-        boolean clean = server.stop(options.shutdownGrace());
+        boolean clean = server.stop(options.shutdownGrace()); // the admin listener says draining meanwhile
+        if (admin != null) admin.stop(Duration.ofSeconds(1));
         log.log(System.Logger.Level.INFO, clean ? "stopped" : "stopped; connections still busy at the end of the grace period were closed");
         return 0;
     }

@@ -32,13 +32,16 @@ import java.util.List;
  * @param cacheControl {@code Cache-Control} values by glob of a static file's path, in the order given
  * @param logLevel the lowest level logged: error, warn, info, debug or trace; null to leave the
  *        logging configuration as it is
+ * @param adminHost the admin listener's address
+ * @param adminPort the admin listener's port ({@code /health}, {@code /metrics}), or -1 for none
  * @param demo whether the demo routes ({@code GET /} HelloWorld, {@code /date}, {@code POST /echo})
  *        are served beside a {@code --root} folder; always with the bundled site
  */
 record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
                     Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https, AjpOptions ajp,
                     ServerConfig config, boolean proxyProtocol, List<String> trustedProxies, AccessLog accessLog,
-                    boolean demo, String logLevel, java.util.Map<String, String> cacheControl, boolean gzip) {
+                    boolean demo, String logLevel, java.util.Map<String, String> cacheControl, boolean gzip,
+                    String adminHost, int adminPort) {
     /** The levels of {@code --log-level}, quietest first. */
     static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");
 
@@ -112,6 +115,12 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
 
             Logging (System.Logger; one line per record: date time LEVEL logger: message):
               --log-level LEVEL       error, warn, info (default), debug or trace
+
+            Health and metrics (off by default; on an admin listener of their own):
+              --admin-port N          serve GET /health (200 while serving, 503 while draining)
+                                      and GET /metrics (Prometheus text format) on port N
+              --admin-host ADDR       address for the admin listener (default 127.0.0.1,
+                                      whatever --host says)
 
             Access log (off by default; written off the request path, reopened on SIGHUP and SIGUSR1):
               --access-log FILE|-     one line per request, appended to FILE or on standard output
@@ -196,6 +205,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         Path tlsDir = null;
         int ajpPort = -1;
         String ajpHost = null;
+        int adminPort = -1;
+        String adminHost = null;
         String ajpSecret = null;
         Path ajpSecretFile = null;
         boolean ajpNoSecret = false;
@@ -361,6 +372,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 }
                 case "--ajp-port" -> ajpPort = intIn(value != null ? value : next(args, ++i, name), name, 0, 65535);
                 case "--ajp-host" -> ajpHost = value != null ? value : next(args, ++i, name);
+                case "--admin-port" -> adminPort = intIn(value != null ? value : next(args, ++i, name), name, 0, 65535);
+                case "--admin-host" -> adminHost = value != null ? value : next(args, ++i, name);
                 case "--ajp-secret" -> ajpSecret = value != null ? value : next(args, ++i, name);
                 case "--ajp-secret-file" -> ajpSecretFile = Path.of(value != null ? value : next(args, ++i, name));
                 case "--ajp-no-secret" -> {
@@ -427,6 +440,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         if (proxyProtocol && trustedProxies.isEmpty()) {
             throw new UsageException("--proxy-protocol needs --trusted-proxy CIDR: the addresses allowed to send PROXY headers");
         }
+        if (adminHost != null && adminPort < 0) throw new UsageException("--admin-host needs --admin-port N");
         if (accessLogFormat != null && accessLogTarget == null) throw new UsageException("--access-log-format needs --access-log FILE|-");
         if (accessLogTarget != null && accessLogTarget.isBlank()) throw new UsageException("--access-log needs a file, or - for standard output");
         AccessLog accessLog = accessLogTarget == null ? null
@@ -434,7 +448,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                         .format(accessLogFormat != null ? accessLogFormat : AccessLog.Format.COMBINED);
         return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions, config,
                 proxyProtocol, List.copyOf(trustedProxies), accessLog, demo, logLevel,
-                java.util.Collections.unmodifiableMap(cacheControl), gzip);
+                java.util.Collections.unmodifiableMap(cacheControl), gzip, adminHost != null ? adminHost : "127.0.0.1", adminPort);
     }
 
     /** A comma-separated list of names (protocols, cipher suites). */

@@ -60,12 +60,13 @@ public final class Exchange {
      * @throws IOException when the response could not be written: the client is gone
      */
     public boolean run(Handler handler) throws IOException {
-        if (!(handler instanceof LoggedHandler logged)) return runHandler(handler);
+        if (!(handler instanceof ObservedHandler observed)) return runHandler(handler);
         long start = System.nanoTime();
+        observed.started();
         try {
-            return runHandler(logged.handler());
+            return runHandler(observed.handler());
         } finally {
-            logged.log(request, response, start); // whatever the outcome, with the status and bytes it had
+            observed.finished(request, response, start); // whatever the outcome, with the status and bytes it had
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.petrel.server.tls;
 
+import dev.petrel.server.engine.ConnectorCounters;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.SelectionStep;
 import java.io.IOException;
@@ -15,14 +16,17 @@ import java.util.Objects;
 public final class TlsStep implements SelectionStep {
     private final ReloadableTlsContext context;
     private final byte[] clearTextAnswer;
+    private final ConnectorCounters counters; // null: not counted
 
     /**
      * TLS from {@code context} (a reload applies to connections accepted after it), answering
-     * clear text with {@code clearTextAnswer} (empty: close without a word).
+     * clear text with {@code clearTextAnswer} (empty: close without a word), counting handshakes in
+     * {@code counters} (null: not counted).
      */
-    public TlsStep(ReloadableTlsContext context, byte[] clearTextAnswer) {
+    public TlsStep(ReloadableTlsContext context, byte[] clearTextAnswer, ConnectorCounters counters) {
         this.context = Objects.requireNonNull(context, "context");
         this.clearTextAnswer = clearTextAnswer.clone();
+        this.counters = counters;
     }
 
     @Override
@@ -31,11 +35,14 @@ public final class TlsStep implements SelectionStep {
         TlsEndpoint tls = new TlsEndpoint(raw, current.newEngine());
         try {
             tls.handshake((int) Math.clamp(current.handshakeTimeout().toMillis(), 1, Integer.MAX_VALUE));
+            if (counters != null) counters.tlsHandshake(true);
             return tls;
         } catch (TlsEndpoint.PlainHttpOnTlsPortException e) {
+            if (counters != null) counters.tlsHandshake(false);
             TlsEndpoint.rejectPlainHttp(raw, clearTextAnswer);
             throw e;
         } catch (IOException | RuntimeException e) {
+            if (counters != null) counters.tlsHandshake(false);
             tls.close();
             throw e;
         }

@@ -1,6 +1,7 @@
 package dev.petrel.server.transport;
 
 import dev.petrel.server.TransportKind;
+import dev.petrel.server.engine.ConnectorCounters;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.ProtocolConnection;
 import java.io.IOException;
@@ -31,6 +32,8 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     protected final Protocol protocol;
     /** Limits and timeouts. */
     protected final ListenerSettings settings;
+    /** What the connector's connections count in, or null when the server does not count. */
+    protected final ConnectorCounters counters;
     private final TransportKind kind;
     private final ConnectionLimit limit;
     private final ConnectionSlots slots;
@@ -39,8 +42,9 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     private Thread acceptor;
     private volatile boolean stopping;
 
-    Listener(TransportKind kind, ListenerSettings settings, ConnectionLimit limit, Protocol protocol) {
+    Listener(TransportKind kind, ListenerSettings settings, ConnectionLimit limit, Protocol protocol, ConnectorCounters counters) {
         this.kind = kind;
+        this.counters = counters;
         this.settings = settings;
         this.protocol = protocol;
         this.limit = limit;
@@ -50,16 +54,18 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
 
     /**
      * Binds {@code address} and starts accepting on {@code group}'s transport, taking slots from
-     * {@code limit}, which other listeners may share, and speaking {@code protocol}.
+     * {@code limit}, which other listeners may share, and speaking {@code protocol}; connections and
+     * bytes count in {@code counters} (null: not counted).
      *
      * @throws java.net.BindException when the address is in use or not local
      */
     public static Listener<?> open(TransportGroup group, InetSocketAddress address, ListenerSettings settings,
-                                   ConnectionLimit limit, Protocol protocol) throws IOException {
+                                   ConnectionLimit limit, Protocol protocol, ConnectorCounters counters) throws IOException {
         Listener<?> listener = switch (group.kind()) {
-            case BLOCKING, VIRTUAL -> new SocketListener(group, address, settings, limit, protocol);
-            case NIO -> new NioListener(group, address, settings, limit, protocol);
+            case BLOCKING, VIRTUAL -> new SocketListener(group, address, settings, limit, protocol, counters);
+            case NIO -> new NioListener(group, address, settings, limit, protocol, counters);
         };
+        if (counters != null) counters.bound(listener.address());
         listener.startAccepting();
         return listener;
     }
@@ -101,12 +107,16 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     /** Registers a connection being served, so that stopping drains it. */
     final void opened(ProtocolConnection connection) {
         live.add(connection);
+        if (counters != null) counters.connectionAccepted();
         if (stopping) connection.drain();
     }
 
     /** A served connection has ended: forget it and free its slot. */
     final void closed(ProtocolConnection connection) {
-        if (live.remove(connection)) slots.release();
+        if (live.remove(connection)) {
+            slots.release();
+            if (counters != null) counters.connectionClosed();
+        }
     }
 
     final boolean stopping() {
@@ -168,6 +178,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
 
     private void turnAway(C connection) {
         LOG.log(System.Logger.Level.DEBUG, "at the connection limit: turning a connection away");
+        if (counters != null) counters.connectionRefused();
         try {
             overload.send(blockingSocket(connection));
         } catch (IOException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.petrel.server.transport;
 
+import dev.petrel.server.engine.ConnectorCounters;
 import dev.petrel.server.engine.Endpoint;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -29,6 +30,7 @@ final class NioEndpoint implements Endpoint {
     private final SocketChannel channel;
     private final EventLoop loop;
     private final WriteLimits writeLimits;
+    private final ConnectorCounters counters; // null: not counted
     private Runnable onClose = () -> {};
     private final InetSocketAddress remote;
     private final InetSocketAddress local;
@@ -44,10 +46,11 @@ final class NioEndpoint implements Endpoint {
     private byte[] wrappedArray;
     private ByteBuffer wrapped;
 
-    NioEndpoint(SocketChannel channel, EventLoop loop, WriteLimits writeLimits) throws IOException {
+    NioEndpoint(SocketChannel channel, EventLoop loop, WriteLimits writeLimits, ConnectorCounters counters) throws IOException {
         this.channel = channel;
         this.loop = loop;
         this.writeLimits = writeLimits;
+        this.counters = counters;
         this.remote = (InetSocketAddress) channel.getRemoteAddress();
         this.local = (InetSocketAddress) channel.getLocalAddress();
     }
@@ -74,14 +77,19 @@ final class NioEndpoint implements Endpoint {
 
     @Override
     public int readAvailable(ByteBuffer dst) throws IOException {
-        return channel.read(dst);
+        return counted(channel.read(dst));
+    }
+
+    private int counted(int read) {
+        if (read > 0 && counters != null) counters.received(read);
+        return read;
     }
 
     @Override
     public int read(ByteBuffer dst, int timeoutMillis) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
-            int n = channel.read(dst);
+            int n = counted(channel.read(dst));
             if (n != 0) return n;
             if (!await(SelectionKey.OP_READ, deadline)) throw new SocketTimeoutException("read timed out");
         }
@@ -95,7 +103,10 @@ final class NioEndpoint implements Endpoint {
         }
         ByteBuffer buffer = wrapped.clear().position(off).limit(off + len);
         channel.write(buffer);
-        if (!buffer.hasRemaining()) return; // the usual case: the socket took it all at once, no clock needed
+        if (!buffer.hasRemaining()) { // the usual case: the socket took it all at once, no clock needed
+            if (counters != null) counters.sent(len);
+            return;
+        }
         // The socket is full: the rest goes out in slices, each within its limits. The slice and the
         // last progress are counted in bytes from here; what the first write took was never waited for.
         int end = off + len;
@@ -116,6 +127,7 @@ final class NioEndpoint implements Endpoint {
                 }
             }
         }
+        if (counters != null) counters.sent(len);
     }
 
     /** A worker parked until the socket is ready in one direction. */

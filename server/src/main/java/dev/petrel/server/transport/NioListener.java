@@ -1,6 +1,7 @@
 package dev.petrel.server.transport;
 
 import dev.petrel.server.TransportKind;
+import dev.petrel.server.engine.ConnectorCounters;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.ProtocolConnection;
 import java.io.IOException;
@@ -22,8 +23,8 @@ final class NioListener extends Listener<SocketChannel> {
     private final WriteLimits writeLimits;
 
     NioListener(TransportGroup group, InetSocketAddress address, ListenerSettings settings, ConnectionLimit limit,
-                Protocol protocol) throws IOException {
-        super(TransportKind.NIO, settings, limit, protocol);
+                Protocol protocol, ConnectorCounters counters) throws IOException {
+        super(TransportKind.NIO, settings, limit, protocol, counters);
         this.group = group;
         this.serverChannel = ServerSocketChannel.open();
         try {
@@ -56,7 +57,7 @@ final class NioListener extends Listener<SocketChannel> {
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         channel.configureBlocking(false);
         EventLoop loop = group.nextLoop();
-        NioEndpoint endpoint = new NioEndpoint(channel, loop, writeLimits);
+        NioEndpoint endpoint = new NioEndpoint(channel, loop, writeLimits, counters);
         ProtocolConnection engine = protocol.open(endpoint);
         endpoint.onClose(() -> closed(engine));
         NioConnection connection = new NioConnection(loop, endpoint, engine, workers);

@@ -1,5 +1,6 @@
 package dev.petrel.server.transport;
 
+import dev.petrel.server.engine.ConnectorCounters;
 import dev.petrel.server.engine.Endpoint;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,12 +25,14 @@ final class SocketEndpoint implements Endpoint {
     private final InetSocketAddress remote;
     private final InetSocketAddress local;
     private final WriteLimits writeLimits;
+    private final ConnectorCounters counters; // null: not counted
     private int currentTimeout = -1;
     private volatile long writeDeadline; // nanoTime by which the current slice must be written; 0 when not writing
 
-    SocketEndpoint(Socket socket, WriteLimits writeLimits) throws IOException {
+    SocketEndpoint(Socket socket, WriteLimits writeLimits, ConnectorCounters counters) throws IOException {
         this.socket = socket;
         this.writeLimits = writeLimits;
+        this.counters = counters;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
         this.remote = (InetSocketAddress) socket.getRemoteSocketAddress();
@@ -43,7 +46,10 @@ final class SocketEndpoint implements Endpoint {
             currentTimeout = timeoutMillis;
         }
         int n = in.read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
-        if (n > 0) dst.position(dst.position() + n);
+        if (n > 0) {
+            dst.position(dst.position() + n);
+            if (counters != null) counters.received(n);
+        }
         return n;
     }
 
@@ -56,6 +62,7 @@ final class SocketEndpoint implements Endpoint {
                 long deadline = writeLimits.deadline(now, slice, now);
                 writeDeadline = deadline == 0 ? 1 : deadline;
                 out.write(src, off, slice); // the socket stream loops over partial writes itself
+                if (counters != null) counters.sent(slice);
                 off += slice;
                 len -= slice;
             }

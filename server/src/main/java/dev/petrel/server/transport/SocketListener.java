@@ -1,6 +1,7 @@
 package dev.petrel.server.transport;
 
 import dev.petrel.server.TransportKind;
+import dev.petrel.server.engine.ConnectorCounters;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.ProtocolConnection;
 import java.io.IOException;
@@ -23,8 +24,8 @@ final class SocketListener extends Listener<Socket> {
     private final WriteLimits writeLimits;
 
     SocketListener(TransportGroup group, InetSocketAddress address, ListenerSettings settings, ConnectionLimit limit,
-                   Protocol protocol) throws IOException {
-        super(group.kind(), settings, limit, protocol);
+                   Protocol protocol, ConnectorCounters counters) throws IOException {
+        super(group.kind(), settings, limit, protocol, counters);
         this.serverSocket = new ServerSocket();
         serverSocket.setReuseAddress(true);
         try {
@@ -51,7 +52,7 @@ final class SocketListener extends Listener<Socket> {
     @Override
     void serve(Socket socket) throws IOException {
         socket.setTcpNoDelay(true); // responses leave in whole writes; Nagle would only delay them
-        SocketEndpoint endpoint = new SocketEndpoint(socket, writeLimits);
+        SocketEndpoint endpoint = new SocketEndpoint(socket, writeLimits, counters);
         ProtocolConnection connection = protocol.open(endpoint);
         opened(connection); // before it runs: a connection that ends at once must find itself registered
         try {

@@ -45,6 +45,19 @@ class ServeOptionsTest {
     }
 
     @Test
+    void theAdminListenerIsOffUnlessAPortIsGivenAndOnLoopbackUnlessAHostIs() throws Exception {
+        assertThat(parse().adminPort()).isEqualTo(-1);
+        ServeOptions admin = parse("--admin-port", "9090");
+        assertThat(admin.adminPort()).isEqualTo(9090);
+        assertThat(admin.adminHost()).isEqualTo("127.0.0.1");
+        assertThat(parse("--host", "0.0.0.0", "--admin-port=9090").adminHost()).isEqualTo("127.0.0.1");
+        assertThat(parse("--admin-port", "9090", "--admin-host", "::1").adminHost()).isEqualTo("::1");
+        assertThatThrownBy(() -> parse("--admin-host", "0.0.0.0")).isInstanceOf(UsageException.class)
+                .hasMessage("--admin-host needs --admin-port N");
+        assertThatThrownBy(() -> parse("--admin-port", "70000")).isInstanceOf(UsageException.class).hasMessageContaining("--admin-port");
+    }
+
+    @Test
     void noHttpsUnlessAsked() throws Exception {
         ServeOptions options = parse("--port", "9000");
         assertThat(options.https()).isNull();

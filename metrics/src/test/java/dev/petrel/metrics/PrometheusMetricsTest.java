@@ -1,0 +1,91 @@
+package dev.petrel.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.petrel.server.Router;
+import dev.petrel.server.Server;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A scrape over real requests: the server's families in the Prometheus text format (and in
+ * OpenMetrics when asked), each series labelled with its listener, beside the JVM's.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class PrometheusMetricsTest {
+    private final HttpClient client = HttpClient.newHttpClient();
+    private Server app;
+    private Server admin;
+    private String listener;
+
+    @BeforeEach
+    void start() throws Exception {
+        app = Server.builder().port(0).metrics(true)
+                .handler(Router.builder().get("/hello", (request, response) -> response.send("HelloWorld")).build())
+                .start();
+        admin = Server.builder().port(0)
+                .handler(Router.builder().get("/metrics", PrometheusMetrics.of(app).handler()).build())
+                .start();
+        listener = "http-" + app.address().getPort();
+    }
+
+    @AfterEach
+    void stop() {
+        app.stop(Duration.ZERO);
+        admin.stop(Duration.ZERO);
+    }
+
+    private HttpResponse<String> get(Server server, String path, String accept) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + path));
+        if (accept != null) request.header("Accept", accept);
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void theServersFamiliesAndTheJvmsInTheTextFormat() throws Exception {
+        for (int i = 0; i < 3; i++) assertThat(get(app, "/hello", null).statusCode()).isEqualTo(200);
+        assertThat(get(app, "/missing", null).statusCode()).isEqualTo(404);
+
+        HttpResponse<String> scrape = get(admin, "/metrics", null);
+        assertThat(scrape.statusCode()).isEqualTo(200);
+        assertThat(scrape.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+        String text = scrape.body();
+        String l = "listener=\"" + listener + "\"";
+        assertThat(text)
+                .contains("# TYPE petrel_requests_total counter")
+                .contains("petrel_requests_total{" + l + ",method=\"GET\",status=\"2xx\"} 3.0")
+                .contains("petrel_requests_total{" + l + ",method=\"GET\",status=\"4xx\"} 1.0")
+                .contains("# TYPE petrel_request_duration_seconds histogram")
+                .contains("petrel_request_duration_seconds_count{" + l + "} 4")
+                .contains("petrel_request_duration_seconds_bucket{" + l + ",le=\"+Inf\"} 4")
+                .contains("petrel_connections_accepted_total{" + l + "} 1.0")
+                .contains("petrel_connections_open{" + l + "} 1.0") // the client keeps its connection
+                .contains("petrel_connections_refused_total{" + l + "} 0.0")
+                .contains("petrel_requests_in_flight{" + l + "} 0.0")
+                .contains("petrel_ready 1.0")
+                .containsPattern("petrel_network_received_bytes_total\\{" + l + "} [1-9]")
+                .containsPattern("petrel_network_sent_bytes_total\\{" + l + "} [1-9]")
+                .contains("jvm_memory_used_bytes{area=\"heap\"}")
+                .contains("jvm_threads_current")
+                .contains("jvm_gc_collection_seconds")
+                .doesNotContain("petrel_tls_handshakes"); // no HTTPS connector
+        // buckets add up: the 0.5 ms bucket holds at most what the +Inf one does
+        assertThat(text).containsPattern("petrel_request_duration_seconds_bucket\\{" + l + ",le=\"5\\.0E-4\"} [0-4]\n");
+    }
+
+    @Test
+    void openMetricsWhenTheScraperAsksForIt() throws Exception {
+        assertThat(get(app, "/hello", null).statusCode()).isEqualTo(200);
+        HttpResponse<String> scrape = get(admin, "/metrics", "application/openmetrics-text; version=1.0.0");
+        assertThat(scrape.headers().firstValue("Content-Type")).get().asString().startsWith("application/openmetrics-text");
+        assertThat(scrape.body()).contains("# TYPE petrel_requests counter").endsWith("# EOF\n");
+    }
+}
