@@ -1,0 +1,32 @@
+package dev.petrel.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** README's command-line section keeps up with {@code petrel serve --help}: its synopsis and its table name every option. */
+class ReadmeSynopsisTest {
+    @Test
+    void theSynopsisAndTheTableNameEveryOptionOfTheHelp() throws Exception {
+        Set<String> inHelp = new LinkedHashSet<>();
+        Matcher option = Pattern.compile("(?m)^ {2}(--[a-z0-9-]+)").matcher(ServeOptions.HELP);
+        while (option.find()) inHelp.add(option.group(1));
+        assertThat(inHelp).contains("--port", "--admin-port", "--ajp-port"); // the help was read
+
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int start = readme.indexOf("## Command line");
+        String section = readme.substring(start, readme.indexOf("\n## ", start + 1));
+        String synopsis = section.substring(section.indexOf("./petrel serve ["), section.indexOf("./petrel version"));
+        String table = section.substring(section.indexOf("| Option |"));
+        for (String name : inHelp) {
+            assertThat(synopsis).as("README's synopsis").containsPattern(Pattern.quote(name) + "(?![a-z0-9-])");
+            assertThat(table).as("README's option table").contains("`" + name + "`");
+        }
+    }
+}
