@@ -1,7 +1,9 @@
 package dev.petrel.server;
 
+import dev.petrel.server.engine.FileCopy;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 
 /**
  * The response a {@link Handler} writes. Until it is committed (head sent) the status and
@@ -44,6 +46,23 @@ public interface Response {
     /** Sends a response with no body. */
     default void send() throws IOException {
         send(new byte[0]);
+    }
+
+    /**
+     * Sends {@code count} bytes of {@code file} from {@code position} as the whole body, with that
+     * length. Over plain HTTP/1.1 on the {@code nio} transport the bytes go from the file to the
+     * socket without passing through the heap ({@link FileChannel#transferTo}); elsewhere (TLS,
+     * AJP, the blocking transports, a compressing wrapper) they are copied, as this default does.
+     * The caller keeps the channel, and closes it once this returns. A {@code HEAD} answer sends
+     * the head alone.
+     *
+     * @throws IOException when the file ends before {@code count} bytes, or the write failed
+     */
+    default void sendFile(FileChannel file, long position, long count) throws IOException {
+        contentLength(count);
+        OutputStream out = body();
+        FileCopy.copy(file, position, count, out);
+        out.close();
     }
 
     /** The body as a stream, for bodies produced in pieces. Close it (or return) to finish. */

@@ -5,6 +5,7 @@ import dev.petrel.server.Response;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
@@ -81,6 +82,16 @@ public final class CompressingResponse implements Response {
         } else {
             if (declaredLength >= 0) response.contentLength(declaredLength);
             response.send(body);
+        }
+    }
+
+    /** Compressed, the file's bytes are copied through the gzip stream; otherwise the response sends them as it can. */
+    @Override
+    public void sendFile(FileChannel file, long position, long count) throws IOException {
+        if (compresses(count)) {
+            Response.super.sendFile(file, position, count);
+        } else {
+            response.sendFile(file, position, count);
         }
     }
 

@@ -4,6 +4,7 @@ import dev.petrel.server.TlsDetails;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 
 /**
  * The seam between the protocol engine and a transport: blocking reads with a timeout, writes
@@ -66,6 +67,20 @@ public interface Endpoint extends RequestOrigin {
      * @throws java.net.SocketTimeoutException when the peer took no bytes for the write timeout
      */
     void write(byte[] src, int off, int len) throws IOException;
+
+    /**
+     * Writes {@code count} bytes of {@code file} from {@code position} straight to the socket,
+     * without copying them through the heap ({@link FileChannel#transferTo}, {@code sendfile(2)}
+     * on Linux), within the same write limits as {@link #write}. Only an endpoint whose bytes go to
+     * the socket as they are can: not one that encrypts them (TLS).
+     *
+     * @return false, having written nothing, when this endpoint cannot (the default): the caller copies
+     * @throws java.net.SocketTimeoutException when the peer took no bytes for the write timeout
+     * @throws IOException when the file ends before {@code count} bytes, or the write failed
+     */
+    default boolean transferFile(FileChannel file, long position, long count) throws IOException {
+        return false;
+    }
 
     /** Half-closes: the peer sees end of stream while we may still read. */
     void shutdownOutput() throws IOException;

@@ -4,6 +4,7 @@ import dev.petrel.http.HttpStatus;
 import dev.petrel.server.Response;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -318,6 +319,38 @@ public final class ExchangeResponse implements Response, ResponseHead {
             state = State.COMPLETE;
             wire.end(this);
         }
+    }
+
+    /**
+     * A body larger than the buffer goes after the head straight from the file where the wire and
+     * endpoint can (see {@link ResponseWire#bodyFromFile}); a smaller one is read into the buffer
+     * to leave with the head in one write, which beats two system calls.
+     */
+    @Override
+    public void sendFile(FileChannel file, long position, long count) throws IOException {
+        checkOpen();
+        Objects.requireNonNull(file, "file");
+        if (position < 0 || count < 0) throw new IllegalArgumentException("position and count must not be negative: " + position + ", " + count);
+        if (declaredLength >= 0 && declaredLength != count && sendsBody()) {
+            throw new IllegalStateException("Content-Length " + declaredLength + " declared, " + count + " bytes sent");
+        }
+        if (declaredLength < 0) declaredLength = count;
+        if (!sendsBody()) { // HEAD: the head alone, with the length the body would have
+            written = count;
+            commit(0, true);
+            return;
+        }
+        if (buffered == 0 && count > bufferSize) {
+            commit(0, false);
+            if (wire.bodyFromFile(file, position, count)) {
+                written = count;
+                state = State.COMPLETE;
+                wire.end(this);
+                return;
+            }
+        }
+        FileCopy.copy(file, position, count, stream); // the length is declared: buffered, or streamed after the head
+        finish();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.petrel.server.engine;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 
 /**
  * How one protocol puts a response on its connection: the only part of a response that differs
@@ -34,6 +35,18 @@ public interface ResponseWire {
 
     /** More body after a commit that was not complete; {@code work} is free to frame pieces in. */
     void body(byte[] b, int off, int len, byte[] work) throws IOException;
+
+    /**
+     * The whole body from {@code count} bytes of {@code file} at {@code position}, after a commit
+     * that was not complete and declared that length, sent without copying where the protocol and
+     * the endpoint allow.
+     *
+     * @return false, having sent nothing, when they do not (the default): the exchange copies the
+     *         bytes through {@link #body} instead
+     */
+    default boolean bodyFromFile(FileChannel file, long position, long count) throws IOException {
+        return false;
+    }
 
     /** The body is complete after a commit that was not: the last chunk and the trailers, where the framing has them. */
     void end(ResponseHead head) throws IOException;

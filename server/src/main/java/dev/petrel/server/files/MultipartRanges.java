@@ -1,8 +1,10 @@
 package dev.petrel.server.files;
 
 import dev.petrel.server.Response;
+import dev.petrel.server.engine.FileCopy;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -39,10 +41,10 @@ final class MultipartRanges {
             response.send(new byte[0]);
             return;
         }
-        try (OutputStream out = response.body()) {
+        try (FileChannel channel = FileChannel.open(file); OutputStream out = response.body()) {
             for (int i = 0; i < ranges.size(); i++) {
                 out.write(heads[i]);
-                StaticFiles.copy(file, ranges.get(i), out);
+                FileCopy.copy(channel, ranges.get(i).first(), ranges.get(i).length(), out);
             }
             out.write(tail);
         }

@@ -8,7 +8,7 @@ import dev.petrel.server.Request;
 import dev.petrel.server.Response;
 import dev.petrel.server.engine.ContentCodings;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -227,8 +227,13 @@ public final class StaticFiles implements Handler {
                 ByteRanges.Range range = parts.getFirst();
                 response.status(206).contentType(type).contentLength(range.length())
                         .header("Content-Range", "bytes " + range.first() + "-" + range.last() + "/" + size);
-                if (head) response.send(new byte[0]);
-                else copy(file, range, response.body());
+                if (head) {
+                    response.send(new byte[0]);
+                } else {
+                    try (FileChannel channel = FileChannel.open(file)) {
+                        response.sendFile(channel, range.first(), range.length());
+                    }
+                }
             }
             case ByteRanges.Decision.Partial(var parts) -> MultipartRanges.send(response, file, type, size, parts, head);
             case ByteRanges.Decision.Whole w -> {
@@ -237,8 +242,8 @@ public final class StaticFiles implements Handler {
                     response.send(new byte[0]);
                     return;
                 }
-                try (InputStream in = Files.newInputStream(file)) {
-                    in.transferTo(response.body());
+                try (FileChannel channel = FileChannel.open(file)) {
+                    response.sendFile(channel, 0, size); // zero-copy where the connection allows
                 }
             }
         }
@@ -254,22 +259,6 @@ public final class StaticFiles implements Handler {
         String value = ifRange.strip();
         if (value.startsWith("\"") || value.startsWith("W/")) return value.equals(etag); // weak tags never match
         return value.equals(lastModified);
-    }
-
-    /** The bytes of {@code range} of {@code file} into {@code out}, read from their offset. */
-    static void copy(Path file, ByteRanges.Range range, java.io.OutputStream out) throws IOException {
-        try (java.nio.channels.SeekableByteChannel channel = Files.newByteChannel(file)) {
-            channel.position(range.first());
-            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate((int) Math.min(64 * 1024, range.length()));
-            long left = range.length();
-            while (left > 0) {
-                buffer.clear().limit((int) Math.min(buffer.capacity(), left));
-                int n = channel.read(buffer);
-                if (n < 0) throw new IOException(file + " ended before its range did (changed while served)");
-                out.write(buffer.array(), 0, n);
-                left -= n;
-            }
-        }
     }
 
     /** RFC 9110 section 13.2.2: If-None-Match wins; If-Modified-Since counts only without it. */

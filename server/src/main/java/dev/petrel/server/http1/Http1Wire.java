@@ -9,6 +9,7 @@ import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.ResponseHead;
 import dev.petrel.server.engine.ResponseWire;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -123,6 +124,12 @@ final class Http1Wire implements ResponseWire {
             off += piece;
             len -= piece;
         }
+    }
+
+    /** A body of declared length goes on the wire as it is: the endpoint may send it from the file directly. */
+    @Override
+    public boolean bodyFromFile(FileChannel file, long position, long count) throws IOException {
+        return framing == Framing.LENGTH && endpoint.transferFile(file, position, count);
     }
 
     /** The last chunk and the trailer section, for a chunked body. */

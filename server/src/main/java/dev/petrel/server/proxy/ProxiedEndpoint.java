@@ -5,6 +5,7 @@ import dev.petrel.server.engine.Endpoint;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.util.List;
 
 /**
@@ -65,6 +66,11 @@ final class ProxiedEndpoint implements Endpoint {
     @Override
     public void write(byte[] src, int off, int len) throws IOException {
         endpoint.write(src, off, len);
+    }
+
+    @Override
+    public boolean transferFile(FileChannel file, long position, long count) throws IOException {
+        return endpoint.transferFile(file, position, count);
     }
 
     @Override

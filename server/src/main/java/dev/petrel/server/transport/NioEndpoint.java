@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -128,6 +129,39 @@ final class NioEndpoint implements Endpoint {
             }
         }
         if (counters != null) counters.sent(len);
+    }
+
+    /**
+     * The file's bytes by {@link FileChannel#transferTo}: the kernel moves them from the page cache
+     * to the socket. A full socket is waited for as in {@link #write}, slice by slice within the
+     * same limits; nothing taken for {@code size()} means the file shrank under us.
+     */
+    @Override
+    public boolean transferFile(FileChannel file, long position, long count) throws IOException {
+        long end = position + count;
+        long now = System.nanoTime();
+        long sliceStart = position;
+        long sliceStartTime = now;
+        long lastProgress = now;
+        while (position < end) {
+            long n = file.transferTo(position, end - position, channel);
+            if (n > 0) {
+                position += n;
+                if (counters != null) counters.sent((int) n);
+                lastProgress = System.nanoTime();
+                if (position - sliceStart >= WriteLimits.slice((int) Math.min(Integer.MAX_VALUE, end - sliceStart))) {
+                    sliceStart = position;
+                    sliceStartTime = lastProgress;
+                }
+                continue;
+            }
+            if (position >= file.size()) throw new IOException("the file ended " + (end - position) + " bytes short (changed while sent)");
+            int sliceBytes = WriteLimits.slice((int) Math.min(Integer.MAX_VALUE, end - sliceStart));
+            if (!await(SelectionKey.OP_WRITE, writeLimits.deadline(sliceStartTime, sliceBytes, lastProgress))) {
+                throw writeLimits.timedOut();
+            }
+        }
+        return true;
     }
 
     /** A worker parked until the socket is ready in one direction. */

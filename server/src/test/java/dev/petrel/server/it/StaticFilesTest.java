@@ -61,6 +61,25 @@ class StaticFilesTest {
         return TestServers.start(kind, DemoSite.handler(root, InstantSource.system()));
     }
 
+    /** Sent from the file to the socket on nio over plain TCP, copied elsewhere: the same bytes either way. */
+    @TransportTest
+    void aLargeFileArrivesWholeAndByRangeOnEveryTransport(Transport kind) throws Exception {
+        byte[] content = new byte[3 * 1024 * 1024 + 17];
+        new java.util.Random(5).nextBytes(content);
+        Files.write(root.resolve("large.bin"), content);
+        try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
+            RawResponse whole = client.send(Requests.get("/large.bin")).read();
+            assertThat(whole.status()).isEqualTo(200);
+            assertThat(whole.header("Content-Length")).isEqualTo(Integer.toString(content.length));
+            assertThat(whole.body()).isEqualTo(content);
+            RawResponse range = client.send("GET /large.bin HTTP/1.1\r\nHost: localhost\r\nRange: bytes=1000000-2000999\r\n\r\n").read();
+            assertThat(range.status()).isEqualTo(206);
+            assertThat(range.body()).isEqualTo(java.util.Arrays.copyOfRange(content, 1_000_000, 2_001_000));
+            RawResponse after = client.send(Requests.get("/hello.txt")).read(); // the connection kept its framing
+            assertThat(after.text()).isEqualTo(HELLO);
+        }
+    }
+
     @TransportTest
     void demoHelloIsExactlyTenBytes(Transport kind) throws Exception {
         try (Server server = start(kind); RawClient client = RawClient.connect(server)) {
