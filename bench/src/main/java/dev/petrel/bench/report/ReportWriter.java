@@ -19,7 +19,7 @@ import java.util.List;
  *       the primary metric's ratios to the baseline and to the best peer;
  *   <li>{@code report.md}: environment, servers, a section per scenario with its tables and charts,
  *       and the problems;
- *   <li>{@code index.html}: the same content as one self-contained page;
+ *   <li>{@code index.html}: {@code report.md} rendered as one self-contained page;
  *   <li>{@code *.svg}: per variant a bar chart of the primary metric, or of each metric the scenario
  *       names in {@code ScenarioInfo.charted} (and one of the percentiles when the scenario has
  *       {@code p50}-style metrics), or for a ramp a line chart per metric.
@@ -49,8 +49,9 @@ public final class ReportWriter {
             write(dir.resolve(CsvWriter.summaryFile(scenario)), CsvWriter.summary(scenario));
         }
         for (Chart chart : charts) write(dir.resolve(chart.file()), chart.svg().get());
-        write(dir.resolve("report.md"), MarkdownReport.render(outline));
-        write(dir.resolve("index.html"), HtmlReport.render(outline));
+        String markdown = MarkdownReport.render(outline);
+        write(dir.resolve("report.md"), markdown);
+        write(dir.resolve("index.html"), HtmlReport.render(markdown));
     }
 
     /**

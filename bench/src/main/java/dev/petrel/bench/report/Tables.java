@@ -18,6 +18,8 @@ import java.util.List;
 final class Tables {
     static final String NO_RESULT = "no result";
     static final String NOT_APPLICABLE = "not applicable";
+    /** The aside that marks the best peer's row. */
+    static final String BEST_PEER = "best peer";
 
     private Tables() {}
 
@@ -152,7 +154,7 @@ final class Tables {
     }
 
     private static Cell serverCell(ServerInfo server, boolean bestPeer) {
-        String aside = bestPeer ? "best peer" : server.group() == Group.BASELINE ? "baseline"
+        String aside = bestPeer ? BEST_PEER : server.group() == Group.BASELINE ? "baseline"
                 : server.group() == null ? "group unknown" : null;
         return new Cell(server.name(), aside);
     }

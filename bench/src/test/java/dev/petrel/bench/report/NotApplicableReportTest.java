@@ -101,7 +101,7 @@ class NotApplicableReportTest {
     void theHtmlReportAndTheChartsSayNotApplicableToo() {
         Aggregation aggregation = Aggregation.of(run());
         List<Charts.Chart> charts = Charts.plan(aggregation);
-        String html = HtmlReport.render(Outline.of(aggregation, charts));
+        String html = HtmlReport.render(MarkdownReport.render(Outline.of(aggregation, charts)));
 
         assertThat(html).contains("not applicable");
         assertThat(charts).anySatisfy(c -> assertThat(c.svg().get()).contains("not applicable"));
