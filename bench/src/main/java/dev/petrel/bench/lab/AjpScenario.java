@@ -206,6 +206,12 @@ final class AjpScenario implements Scenario {
     }
 
     @Override
+    public Set<LoadTool> tools() {
+        // wrk and the fixed-rate generator talk to httpd; what reaches the server is httpd's AJP
+        return Set.of();
+    }
+
+    @Override
     public boolean ajp() {
         return true;
     }

@@ -5,6 +5,7 @@ import dev.petrel.bench.model.ScenarioInfo;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Seeds 000: {@code ab -n 100000 -c 100} with and without keep-alive, over HTTP and over HTTPS:
@@ -98,6 +99,11 @@ final class ConnectorsScenario implements Scenario {
                         new MetricInfo("failed", "failed", "requests", false),
                         new MetricInfo("time_per_request_ms", "time per request", "ms", false)),
                 VARIANTS.stream().map(Variant::name).toList(), ScenarioInfo.Layout.SERVERS_BY_VARIANT);
+    }
+
+    @Override
+    public Set<LoadTool> tools() {
+        return Set.of(LoadTool.AB);
     }
 
     @Override

@@ -99,7 +99,7 @@ public final class Lab {
                 + (options.passes() > 0 ? options.passes() + " pass(es)" : "3 passes (ramp: 1)") + (options.quick() ? " (quick)" : "")
                 + "; results in " + paths.home().relativize(dir));
         int steps = scenarios.stream()
-                .mapToInt(s -> options.passesFor(s.info().name()) * applicable(s, servers).size()).sum();
+                .mapToInt(s -> options.passesFor(s.info().name()) * Applicability.applicable(s, servers).size()).sum();
         Progress progress = new Progress(err, steps);
         int notRun = 0;
         try {
@@ -132,7 +132,7 @@ public final class Lab {
         String name = scenario.info().name();
         int passes = options.passesFor(name);
         markNotApplicable(scenario, servers, results);
-        List<ServerSpec> applicable = applicable(scenario, servers);
+        List<ServerSpec> applicable = Applicability.applicable(scenario, servers);
         for (int pass = 1; pass <= passes; pass++) {
             List<ServerSpec> order = new ArrayList<>(applicable);
             if (pass % 2 == 0) Collections.reverse(order);
@@ -161,18 +161,10 @@ public final class Lab {
         }
     }
 
-    /** The servers {@code scenario} can measure, in the given order. */
-    static List<ServerSpec> applicable(Scenario scenario, List<ServerSpec> servers) {
-        return servers.stream().filter(s -> s.application() == scenario.application() && scenario.notApplicable(s) == null)
-                .toList();
-    }
-
     /** Every cell of a server the scenario cannot measure, in each of its sections, marked with the reason. */
     static void markNotApplicable(Scenario scenario, List<ServerSpec> servers, RunResults results) {
         for (ServerSpec spec : servers) {
-            String reason = spec.application() == scenario.application() ? scenario.notApplicable(spec)
-                    : spec.application() ? "serves the Spring Boot application, measured by the tomcat scenarios"
-                    : "serves the lab's HelloWorld; the tomcat scenarios measure the Spring Boot application";
+            String reason = Applicability.reason(scenario, spec);
             if (reason == null) continue;
             for (ScenarioInfo section : scenario.sections()) {
                 for (String variant : section.variants()) {

@@ -60,7 +60,8 @@ final class LoadTools {
 
     /**
      * Whether the requests were answered with 2xx: a rate of error responses is no measure of a
-     * server (Helidon 4 answers ab's HTTP/1.0 requests with 505), so it is a problem, not a figure.
+     * server, so it is a problem, not a figure. (A server known to refuse ab, as Helidon 4 refuses
+     * HTTP/1.0 with 505, is declared so in {@link ServerCatalog} and never run under it.)
      */
     static boolean answeredWith2xx(Measurement run, String variant, AbOutput output) {
         if (output.non2xx() == 0) return true;

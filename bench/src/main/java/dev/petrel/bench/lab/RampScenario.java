@@ -4,6 +4,7 @@ import dev.petrel.bench.model.MetricInfo;
 import dev.petrel.bench.model.ScenarioInfo;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Seeds 003: users ramped up within 5 s, 50 requests each, at 1000 to 9000 users, as the seed's
@@ -41,6 +42,11 @@ final class RampScenario implements Scenario {
      */
     static RampScenario tomcat(boolean quick) {
         return new RampScenario(quick, "tomcat-ramp", "the Spring Boot HelloWorld (examples/spring-boot) on Tomcat 11", true);
+    }
+
+    @Override
+    public Set<LoadTool> tools() {
+        return Set.of(LoadTool.H2LOAD);
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.petrel.bench.model.ScenarioInfo;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Seeds 000 and 003 with their own applications: the Spring Boot HelloWorld of
@@ -68,6 +69,11 @@ final class TomcatScenario implements Scenario {
     @Override
     public List<ScenarioInfo> sections() {
         return List.of(info(), jspInfo());
+    }
+
+    @Override
+    public Set<LoadTool> tools() {
+        return Set.of(LoadTool.AB);
     }
 
     @Override
