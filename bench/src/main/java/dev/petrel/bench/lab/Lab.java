@@ -119,6 +119,13 @@ public final class Lab {
         } finally {
             ReportWriter.write(results, dir);
             if (options.publish()) Publisher.publish(dir, paths.home().resolve("bench"));
+            String headline = ReportWriter.headline(results);
+            if (!headline.isEmpty()) {
+                err.println();
+                err.println("petrel bench: headline" + (options.quick() ? " (a --quick run: these figures mean nothing)" : ""));
+                err.print(headline);
+                err.println();
+            }
             err.println("petrel bench: report in " + paths.home().relativize(dir.resolve("report.md"))
                     + " and " + paths.home().relativize(dir.resolve("index.html"))
                     + (results.problems().isEmpty() ? "" : "; " + results.problems().size() + " problem(s), listed in the report"));
