@@ -212,6 +212,15 @@ final class AjpScenario implements Scenario {
     }
 
     @Override
+    public Duration stepEstimate() {
+        // per module: a fresh httpd, its warm-up, the generator's lead and window; then its ladder
+        Duration fixedRate = NominalTimes.HTTPD_START.plus(warmup()).plus(generatorLead()).plus(rateWindow());
+        Duration ladder = NominalTimes.HTTPD_START.plus(ladderWarmup())
+                .plus(levelDuration().plus(levelPause()).multipliedBy(levels().size()));
+        return NominalTimes.HELLO_START.plus(fixedRate.plus(ladder).multipliedBy(MODULES.size()));
+    }
+
+    @Override
     public boolean ajp() {
         return true;
     }

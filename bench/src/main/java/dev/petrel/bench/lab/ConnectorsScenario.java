@@ -107,6 +107,23 @@ final class ConnectorsScenario implements Scenario {
     }
 
     @Override
+    public Duration stepEstimate() {
+        return NominalTimes.HELLO_START.plus(httpEstimate()).plus(httpsEstimate());
+    }
+
+    /** The HTTP columns with their warm-up ({@link #measureHttp}). */
+    Duration httpEstimate() {
+        return NominalTimes.requests(warmup() + requests(HTTP_KEEP_ALIVE), NominalTimes.KEEP_ALIVE_PER_SECOND)
+                .plus(NominalTimes.requests(requests(HTTP_NO_KEEP_ALIVE), NominalTimes.NEW_CONNECTION_PER_SECOND));
+    }
+
+    /** The HTTPS columns with their warm-up ({@link #measureHttps}); a handshake per request is most of it. */
+    Duration httpsEstimate() {
+        return NominalTimes.requests(warmup() + requests(HTTPS_KEEP_ALIVE), NominalTimes.TLS_KEEP_ALIVE_PER_SECOND)
+                .plus(NominalTimes.requests(requests(HTTPS_NO_KEEP_ALIVE), NominalTimes.TLS_HANDSHAKES_PER_SECOND));
+    }
+
+    @Override
     public boolean https() {
         return true;
     }

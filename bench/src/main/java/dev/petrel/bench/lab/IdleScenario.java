@@ -123,6 +123,16 @@ final class IdleScenario implements Scenario {
     }
 
     @Override
+    public Duration stepEstimate() {
+        // the warm-up's connections and rounds, the two settles, opening and asking again, two readings
+        return NominalTimes.HELLO_START
+                .plus(NominalTimes.requests((long) warmupConnections() * warmupRounds(), NominalTimes.IDLE_OPENS_PER_SECOND))
+                .plus(settle().multipliedBy(2))
+                .plus(NominalTimes.requests(2L * connections(), NominalTimes.IDLE_OPENS_PER_SECOND))
+                .plus(NominalTimes.HEAP_READING.multipliedBy(2));
+    }
+
+    @Override
     public String unavailable() {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (!(os instanceof UnixOperatingSystemMXBean unix)) return null; // cannot tell; the connects will say

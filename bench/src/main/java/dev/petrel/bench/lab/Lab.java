@@ -14,6 +14,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -98,22 +99,31 @@ public final class Lab {
         err.println("petrel bench: " + String.join(", ", options.scenarios()) + " on " + servers.size() + " servers, "
                 + (options.passes() > 0 ? options.passes() + " pass(es)" : "3 passes (ramp: 1)") + (options.quick() ? " (quick)" : "")
                 + "; results in " + paths.home().relativize(dir));
-        int steps = scenarios.stream()
-                .mapToInt(s -> options.passesFor(s.info().name()) * Applicability.applicable(s, servers).size()).sum();
-        Progress progress = new Progress(err, steps);
+        // asked once each, before anything runs: the plan leaves out what cannot run
+        Map<Scenario, String> unavailable = new HashMap<>();
+        for (Scenario scenario : scenarios) {
+            String reason = scenario.unavailable();
+            if (reason != null) unavailable.put(scenario, reason);
+        }
+        List<Progress.Plan> plans = scenarios.stream().filter(s -> !unavailable.containsKey(s))
+                .map(s -> new Progress.Plan(s.info().name(),
+                        options.passesFor(s.info().name()) * Applicability.applicable(s, servers).size(), s.stepEstimate()))
+                .toList();
+        Progress progress = new Progress(err, err == System.err && Progress.stderrIsTerminal(), System::nanoTime, plans);
         int notRun = 0;
         try {
             for (Scenario scenario : scenarios) {
-                String unavailable = scenario.unavailable();
-                if (unavailable != null) {
-                    String line = scenario.info().name() + ": not run: " + unavailable;
+                if (unavailable.containsKey(scenario)) {
+                    String line = scenario.info().name() + ": not run: " + unavailable.get(scenario);
                     results.problem(line);
                     progress.note("problem: " + line);
                     notRun++;
                     continue;
                 }
+                progress.scenario(scenario.info().name());
                 runScenario(scenario, servers, options, scenario.https() ? tls : null, serverCpu, clientCpu, dir, results,
                         progress);
+                progress.scenarioDone();
                 scenario.derive(results);
             }
         } finally {
@@ -145,7 +155,7 @@ public final class Lab {
             if (pass % 2 == 0) Collections.reverse(order);
             for (int i = 0; i < order.size(); i++) {
                 ServerSpec spec = order.get(i);
-                progress.step(name, pass, passes, spec.name(), i + 1, order.size());
+                progress.step(pass, passes, spec.name(), i + 1, order.size());
                 Path log = dir.resolve("logs").resolve(spec.name() + ".log");
                 try (RunningServer server = RunningServer.start(spec, PORT, tls, scenario.ajp(), serverCpu, log,
                         Duration.ofSeconds(60))) {

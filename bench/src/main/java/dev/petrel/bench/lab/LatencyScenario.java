@@ -59,6 +59,13 @@ final class LatencyScenario implements Scenario {
     }
 
     @Override
+    public Duration stepEstimate() {
+        // per variant: the warm-up and the measured run over one keep-alive connection
+        Duration variant = NominalTimes.requests(warmup() + requests(), NominalTimes.ONE_CONNECTION_PER_SECOND);
+        return NominalTimes.HELLO_START.plus(variant.multipliedBy(info().variants().size()));
+    }
+
+    @Override
     public void measure(Measurement run) throws Exception {
         for (String variant : info().variants()) {
             int cpu = variant.equals(SAME_CPU) ? run.serverCpu() : run.clientCpu();

@@ -50,6 +50,22 @@ final class RampScenario implements Scenario {
     }
 
     @Override
+    public Duration stepEstimate() {
+        Duration step = application ? NominalTimes.APPLICATION_START : NominalTimes.HELLO_START;
+        // the warm-up: 100 clients started within a second, then their requests
+        step = step.plusSeconds(1).plus(NominalTimes.requests(warmupRequests(), NominalTimes.RAMP_PER_SECOND));
+        for (int users : levels()) {
+            step = step.plusSeconds(2 + rampSeconds())
+                    .plus(NominalTimes.requests((long) users * requestsPerUser(), NominalTimes.RAMP_PER_SECOND));
+        }
+        return step;
+    }
+
+    private int warmupRequests() {
+        return quick ? 500 : 20_000;
+    }
+
+    @Override
     public boolean application() {
         return application;
     }
@@ -89,7 +105,7 @@ final class RampScenario implements Scenario {
 
     @Override
     public void measure(Measurement run) throws Exception {
-        LoadTools.h2load(run, "warm-up", run.clientCpu(), 100, quick ? 500 : 20_000, 100, Duration.ofSeconds(60), run.url("/"));
+        LoadTools.h2load(run, "warm-up", run.clientCpu(), 100, warmupRequests(), 100, Duration.ofSeconds(60), run.url("/"));
         for (int users : levels()) {
             Thread.sleep(2000); // let the previous level's connections close on both sides
             String variant = variant(users);

@@ -2,6 +2,7 @@ package dev.petrel.bench.lab;
 
 import dev.petrel.bench.model.RunResults;
 import dev.petrel.bench.model.ScenarioInfo;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
@@ -72,6 +73,14 @@ interface Scenario {
     default String notApplicable(ServerSpec server) {
         return null;
     }
+
+    /**
+     * How long one step of this scenario (one server in one pass) is expected to take, worked out
+     * from its own request counts and durations with {@link NominalTimes}: starting the server,
+     * warming it up, the load itself and the pauses between. It tells how long a scenario will take
+     * before it starts; the progress lines replace it with the measured time once a step has run.
+     */
+    Duration stepEstimate();
 
     /** Measures one running server in one pass, recording samples through {@code run}. */
     void measure(Measurement run) throws Exception;

@@ -41,6 +41,11 @@ final class SingleCpuScenario implements Scenario {
         return Set.of(LoadTool.WRK);
     }
 
+    @Override
+    public Duration stepEstimate() {
+        return NominalTimes.HELLO_START.plusSeconds(warmupSeconds()).plus(duration());
+    }
+
     private int warmupSeconds() {
         return quick ? 1 : 5;
     }

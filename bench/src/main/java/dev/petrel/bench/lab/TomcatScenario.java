@@ -77,6 +77,13 @@ final class TomcatScenario implements Scenario {
     }
 
     @Override
+    public Duration stepEstimate() {
+        // a war's step, the longer: HTTP, HTTPS, and the JSP page's HTTP columns
+        return NominalTimes.APPLICATION_START.plus(columns.httpEstimate()).plus(columns.httpsEstimate())
+                .plus(columns.httpEstimate());
+    }
+
+    @Override
     public String unavailable() {
         if (!Files.isRegularFile(paths.helloJar()) || !Files.isRegularFile(paths.helloWar())) {
             return "examples/spring-boot is not built (./mvnw -B -pl examples/spring-boot -am package)";
