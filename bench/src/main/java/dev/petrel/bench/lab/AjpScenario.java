@@ -275,7 +275,8 @@ final class AjpScenario implements Scenario {
             Path raw = run.raw(variant, "fixed-rate");
             CompletableFuture<CommandResult> generator = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return Commands.run(Commands.pinned(run.clientCpu(), generatorCommand(config)), limit, raw);
+                    return Commands.run(Commands.pinned(run.clientCpu(), generatorCommand(config)), limit, raw,
+                            LoadTools.live(run, LiveFigures.fixedRate(variant, FixedRateLoad.requests(RATE, windowMs))));
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 } catch (InterruptedException e) {
