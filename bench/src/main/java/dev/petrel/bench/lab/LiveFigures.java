@@ -51,14 +51,14 @@ final class LiveFigures {
         return new LiveFigures((output, elapsed) -> {
             String started = last(H2LOAD_STARTED, output, 1);
             return "h2load " + variant + ": " + (started == null ? "starting" : started + "% of " + number(clients)
-                    + " users started") + ", " + seconds(elapsed) + " s (its rate comes when it ends)";
+                    + " users started") + ", " + seconds(elapsed) + " s (rate at the end)";
         });
     }
 
     /** wrk for {@code duration}, measuring {@code variant}. */
     static LiveFigures wrk(String variant, Duration duration) {
         return new LiveFigures((output, elapsed) -> "wrk " + variant + ": " + seconds(Math.min(elapsed, duration.toNanos()))
-                + " of " + duration.toSeconds() + " s (its rate comes when it ends)");
+                + " of " + duration.toSeconds() + " s (rate at the end)");
     }
 
     /** The fixed-rate generator scheduling {@code scheduled} requests, measuring {@code variant}. */
@@ -69,8 +69,8 @@ final class LiveFigures {
             long completed = Long.parseLong(m.group(1));
             long ok = Long.parseLong(m.group(2));
             long ms = Long.parseLong(m.group(3));
-            return "fixed-rate " + variant + ": " + rate(ok, ms * 1_000_000) + " req/s so far (" + number(completed)
-                    + " of " + number(scheduled) + " requests, " + seconds(ms * 1_000_000) + " s)";
+            return "fixed-rate " + variant + ": " + rate(ok, ms * 1_000_000) + " req/s so far, " + number(completed)
+                    + " of " + number(scheduled) + ", " + seconds(ms * 1_000_000) + " s";
         });
     }
 
@@ -127,8 +127,8 @@ final class LiveFigures {
             }
             String head = "ab " + variant + ": ";
             if (count == 0) return head + "no tenth done yet, " + seconds(elapsed) + " s";
-            return head + rate(count, seenAt) + " req/s so far (" + number(count) + " of " + number(requests)
-                    + " requests, " + seconds(elapsed) + " s)";
+            return head + rate(count, seenAt) + " req/s so far, " + number(count) + " of " + number(requests) + ", "
+                    + seconds(elapsed) + " s";
         }
     }
 }

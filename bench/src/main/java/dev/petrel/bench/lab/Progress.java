@@ -107,14 +107,15 @@ final class Progress {
     }
 
     /**
-     * What a running load tool has done so far, e.g. {@code ab HTTP keep-alive: 12,345 req/s so far
-     * (40,000 of 100,000 requests, 3.2 s)}; the scenario's time left is added.
+     * What a running load tool has done so far, e.g. {@code ab HTTP keep-alive: 12,345 req/s so far,
+     * 40,000 of 100,000, 3.2 s}; the scenario's time left is added.
      */
     synchronized void live(String figures) {
         long now = clock.getAsLong();
-        String text = "  " + figures + (current < 0 ? "" : "; " + plans.get(current).scenario() + " ~" + human(scenarioLeft(now)) + " left");
+        // the scenario is named in the step line above; its time left moves with the live line
+        String text = "  " + figures + (current < 0 ? "" : "; ~" + human(scenarioLeft(now)) + " left");
         if (terminal) {
-            if (text.length() > TERMINAL_WIDTH) text = text.substring(0, TERMINAL_WIDTH - 1) + "…";
+            if (text.length() > TERMINAL_WIDTH) text = text.substring(0, TERMINAL_WIDTH - 3) + "...";
             out.print(WIPE + text);
             out.flush();
             liveShown = true;

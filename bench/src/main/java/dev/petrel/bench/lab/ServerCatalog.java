@@ -25,7 +25,7 @@ final class ServerCatalog {
     static final String AJP_PROPERTY = LabAjp.PROPERTY;
 
     /** Why ab cannot measure Helidon. */
-    static final String HELIDON_AND_AB = "Helidon 4 answers ab's HTTP/1.0 requests with 505 (it serves HTTP/1.1 only)";
+    static final String HELIDON_AND_AB = "Helidon 4 serves HTTP/1.1 only and answers ab's HTTP/1.0 requests with 505";
 
     private ServerCatalog() {}
 

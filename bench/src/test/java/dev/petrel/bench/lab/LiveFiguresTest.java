@@ -28,12 +28,12 @@ class LiveFiguresTest {
                 .isEqualTo("ab HTTP keep-alive: no tenth done yet, 0.5 s");
         // 20,000 first seen 1.6 s in: 12,500 a second
         assertThat(ab.line(AB_SO_FAR, SECOND * 16 / 10))
-                .isEqualTo("ab HTTP keep-alive: 12,500 req/s so far (20,000 of 100,000 requests, 1.6 s)");
+                .isEqualTo("ab HTTP keep-alive: 12,500 req/s so far, 20,000 of 100,000, 1.6 s");
         // nothing new written: the rate stays that of the count when it appeared, only the time moves
         assertThat(ab.line(AB_SO_FAR, SECOND * 2))
-                .isEqualTo("ab HTTP keep-alive: 12,500 req/s so far (20,000 of 100,000 requests, 2.0 s)");
+                .isEqualTo("ab HTTP keep-alive: 12,500 req/s so far, 20,000 of 100,000, 2.0 s");
         assertThat(ab.line(AB_SO_FAR + "Completed 30000 requests\n", SECOND * 2 + SECOND / 2))
-                .isEqualTo("ab HTTP keep-alive: 12,000 req/s so far (30,000 of 100,000 requests, 2.5 s)");
+                .isEqualTo("ab HTTP keep-alive: 12,000 req/s so far, 30,000 of 100,000, 2.5 s");
     }
 
     @Test
@@ -42,8 +42,8 @@ class LiveFiguresTest {
         String output = "starting benchmark...\nprogress: 10% of clients started\nprogress: 20% of clients started\n";
 
         assertThat(h2load.line("starting benchmark...\n", SECOND / 4))
-                .isEqualTo("h2load 1000 users: starting, 0.3 s (its rate comes when it ends)");
-        assertThat(h2load.line(output, SECOND)).isEqualTo("h2load 1000 users: 20% of 1,000 users started, 1.0 s (its rate comes when it ends)")
+                .isEqualTo("h2load 1000 users: starting, 0.3 s (rate at the end)");
+        assertThat(h2load.line(output, SECOND)).isEqualTo("h2load 1000 users: 20% of 1,000 users started, 1.0 s (rate at the end)")
                 .doesNotContain("req/s");
     }
 
@@ -52,7 +52,7 @@ class LiveFiguresTest {
         LiveFigures wrk = LiveFigures.wrk("35 KB page", Duration.ofSeconds(15));
 
         assertThat(wrk.line("Running 15s test @ http://127.0.0.1:18400/page\n", 6 * SECOND))
-                .isEqualTo("wrk 35 KB page: 6.0 of 15 s (its rate comes when it ends)");
+                .isEqualTo("wrk 35 KB page: 6.0 of 15 s (rate at the end)");
         // past its duration (it is writing its summary): never more than the duration
         assertThat(wrk.line("", 16 * SECOND)).startsWith("wrk 35 KB page: 15.0 of 15 s");
     }
@@ -64,6 +64,6 @@ class LiveFiguresTest {
         assertThat(generator.line("", SECOND)).isEqualTo("fixed-rate mod_jk: waiting for the agreed start");
         String output = FixedRateLoad.progressLine(400, 399, 1000) + "\n" + FixedRateLoad.progressLine(800, 798, 2000) + "\n";
         assertThat(generator.line(output, 4 * SECOND))
-                .isEqualTo("fixed-rate mod_jk: 399 req/s so far (800 of 24,000 requests, 2.0 s)");
+                .isEqualTo("fixed-rate mod_jk: 399 req/s so far, 800 of 24,000, 2.0 s");
     }
 }
