@@ -206,6 +206,21 @@ final class AjpScenario implements Scenario {
     }
 
     @Override
+    public Set<LoadTool> tools() {
+        // wrk and the fixed-rate generator talk to httpd; what reaches the server is httpd's AJP
+        return Set.of();
+    }
+
+    @Override
+    public Duration stepEstimate() {
+        // per module: a fresh httpd, its warm-up, the generator's lead and window; then its ladder
+        Duration fixedRate = NominalTimes.HTTPD_START.plus(warmup()).plus(generatorLead()).plus(rateWindow());
+        Duration ladder = NominalTimes.HTTPD_START.plus(ladderWarmup())
+                .plus(levelDuration().plus(levelPause()).multipliedBy(levels().size()));
+        return NominalTimes.HELLO_START.plus(fixedRate.plus(ladder).multipliedBy(MODULES.size()));
+    }
+
+    @Override
     public boolean ajp() {
         return true;
     }
@@ -260,7 +275,8 @@ final class AjpScenario implements Scenario {
             Path raw = run.raw(variant, "fixed-rate");
             CompletableFuture<CommandResult> generator = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return Commands.run(Commands.pinned(run.clientCpu(), generatorCommand(config)), limit, raw);
+                    return Commands.run(Commands.pinned(run.clientCpu(), generatorCommand(config)), limit, raw,
+                            LoadTools.live(run, LiveFigures.fixedRate(variant, FixedRateLoad.requests(RATE, windowMs))));
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 } catch (InterruptedException e) {

@@ -25,8 +25,30 @@ final class Commands {
         return full;
     }
 
+    /** Told what a running command has written so far, and how long it has run. */
+    @FunctionalInterface
+    interface Watcher {
+        /** What the command has written so far, {@code elapsedNanos} after it started. */
+        void seen(String output, long elapsedNanos);
+
+        /** The command has ended, or was stopped; {@link #seen} is not called again. */
+        default void ended() {}
+    }
+
+    /** How often a {@link Watcher} is told: often enough for a live line, rarely enough to cost nothing. */
+    static final Duration WATCH_INTERVAL = Duration.ofMillis(250);
+
     /** Runs {@code command}, waiting at most {@code limit}; the output goes to {@code outputFile} and into the result. */
     static CommandResult run(List<String> command, Duration limit, Path outputFile) throws IOException, InterruptedException {
+        return run(command, limit, outputFile, null);
+    }
+
+    /**
+     * {@link #run(List, Duration, Path)}, telling {@code watcher} (when not {@code null}) every
+     * {@link #WATCH_INTERVAL} what the command has written to {@code outputFile} so far.
+     */
+    static CommandResult run(List<String> command, Duration limit, Path outputFile, Watcher watcher)
+            throws IOException, InterruptedException {
         Files.createDirectories(outputFile.getParent());
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -34,7 +56,8 @@ final class Commands {
                 .start();
         ProcessRegistry.add(process);
         try {
-            boolean finished = process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
+            boolean finished = watcher == null ? process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)
+                    : watch(process, limit, outputFile, watcher);
             if (!finished) {
                 ProcessRegistry.stop(process, Duration.ofSeconds(5));
             }
@@ -42,6 +65,28 @@ final class Commands {
             return new CommandResult(finished ? process.exitValue() : -1, output, !finished);
         } finally {
             ProcessRegistry.remove(process);
+            if (watcher != null) watcher.ended();
+        }
+    }
+
+    /** Waits for {@code process} as {@code run} does, telling {@code watcher} between waits; whether it finished. */
+    private static boolean watch(Process process, Duration limit, Path outputFile, Watcher watcher)
+            throws IOException, InterruptedException {
+        long started = System.nanoTime();
+        long deadline = started + limit.toNanos();
+        long size = -1;
+        String output = "";
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) return false;
+            if (process.waitFor(Math.min(left, WATCH_INTERVAL.toNanos()), TimeUnit.NANOSECONDS)) return true;
+            // the tools write a few lines a second at most: read again only when the file grew
+            long now = Files.size(outputFile);
+            if (now != size) {
+                size = now;
+                output = Files.readString(outputFile, StandardCharsets.ISO_8859_1);
+            }
+            watcher.seen(output, System.nanoTime() - started);
         }
     }
 

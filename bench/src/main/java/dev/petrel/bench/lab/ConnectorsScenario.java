@@ -5,6 +5,7 @@ import dev.petrel.bench.model.ScenarioInfo;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Seeds 000: {@code ab -n 100000 -c 100} with and without keep-alive, over HTTP and over HTTPS:
@@ -98,6 +99,28 @@ final class ConnectorsScenario implements Scenario {
                         new MetricInfo("failed", "failed", "requests", false),
                         new MetricInfo("time_per_request_ms", "time per request", "ms", false)),
                 VARIANTS.stream().map(Variant::name).toList(), ScenarioInfo.Layout.SERVERS_BY_VARIANT);
+    }
+
+    @Override
+    public Set<LoadTool> tools() {
+        return Set.of(LoadTool.AB);
+    }
+
+    @Override
+    public Duration stepEstimate() {
+        return NominalTimes.HELLO_START.plus(httpEstimate()).plus(httpsEstimate());
+    }
+
+    /** The HTTP columns with their warm-up ({@link #measureHttp}). */
+    Duration httpEstimate() {
+        return NominalTimes.requests(warmup() + requests(HTTP_KEEP_ALIVE), NominalTimes.KEEP_ALIVE_PER_SECOND)
+                .plus(NominalTimes.requests(requests(HTTP_NO_KEEP_ALIVE), NominalTimes.NEW_CONNECTION_PER_SECOND));
+    }
+
+    /** The HTTPS columns with their warm-up ({@link #measureHttps}); a handshake per request is most of it. */
+    Duration httpsEstimate() {
+        return NominalTimes.requests(warmup() + requests(HTTPS_KEEP_ALIVE), NominalTimes.TLS_KEEP_ALIVE_PER_SECOND)
+                .plus(NominalTimes.requests(requests(HTTPS_NO_KEEP_ALIVE), NominalTimes.TLS_HANDSHAKES_PER_SECOND));
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.petrel.bench.lab;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -39,6 +40,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Usage: {@code FixedRateLoad URL RATE DURATION_MS CONNECTIONS START_EPOCH_MS TIMEOUT_MS}. The
  * report on standard output is one {@code name: value} per line ({@link FixedRateOutput} reads it).
+ * While it runs, a line a second on standard error says how far it is, from its own counters:
+ * {@code progress: C completed, K ok, T ms} (T since the start instant), which the lab's live line
+ * reads ({@link LiveFigures#fixedRate}).
  */
 public final class FixedRateLoad {
     /** The most requests one run may schedule (400/s for 60 s is 24,000). */
@@ -54,6 +58,8 @@ public final class FixedRateLoad {
     private static final int READ_ERROR = 4;
     private static final int TIMEOUT = 5;
     private static final int POISON = -1;
+    /** How often a run says how far it is. */
+    static final long PROGRESS_INTERVAL_MS = 1000;
 
     /**
      * What to run.
@@ -111,7 +117,7 @@ public final class FixedRateLoad {
             System.exit(2);
             return;
         }
-        String report = run(config);
+        String report = run(config, System.err);
         System.out.print(report);
         System.out.flush();
         // the workers are daemons; any still stuck in a read are abandoned here
@@ -141,12 +147,22 @@ public final class FixedRateLoad {
 
     /** Runs the load and returns the report text. */
     static String run(Config config) {
+        return run(config, null);
+    }
+
+    /**
+     * Runs the load and returns the report text, telling {@code progress} (when not {@code null})
+     * every {@link #PROGRESS_INTERVAL_MS} from the start instant how many requests have completed and
+     * how many with a 200.
+     */
+    static String run(Config config, PrintStream progress) {
         int total = (int) requests(config.rate(), config.durationMs());
         long[] latency = new long[total];
         long[] lag = new long[total];
         AtomicIntegerArray outcome = new AtomicIntegerArray(total);
         AtomicLong lastDone = new AtomicLong();
         AtomicLong opened = new AtomicLong();
+        Tally tally = new Tally(new AtomicLong(), new AtomicLong());
         LinkedBlockingQueue<Integer> queue = new LinkedBlockingQueue<>();
 
         long untilStartMs = config.startEpochMs() - System.currentTimeMillis();
@@ -157,10 +173,12 @@ public final class FixedRateLoad {
 
         Thread[] workers = new Thread[config.connections()];
         for (int w = 0; w < workers.length; w++) {
-            Worker worker = new Worker(config, request, start, hardEnd, queue, latency, outcome, lastDone, opened);
+            Worker worker = new Worker(config, request, start, hardEnd, queue, latency, outcome, lastDone, opened, tally);
             workers[w] = Thread.ofPlatform().daemon().name("fixed-rate-" + w).start(worker);
         }
 
+        Thread reporter = progress == null ? null
+                : Thread.ofPlatform().daemon().name("fixed-rate-progress").start(() -> tellProgress(progress, start, tally));
         for (int i = 0; i < total; i++) {
             long due = start + intendedOffsetNanos(i, config.rate());
             long now;
@@ -179,7 +197,29 @@ public final class FixedRateLoad {
                 break;
             }
         }
+        if (reporter != null) reporter.interrupt();
         return report(config, untilStartMs, total, outcome, latency, lag, start, lastDone.get(), opened.get());
+    }
+
+    /** Requests completed, and those answered with 200: what the progress lines say. */
+    private record Tally(AtomicLong completed, AtomicLong ok) {}
+
+    /** The progress lines: one per interval from the start instant until interrupted. */
+    private static void tellProgress(PrintStream progress, long start, Tally tally) {
+        long interval = TimeUnit.MILLISECONDS.toNanos(PROGRESS_INTERVAL_MS);
+        for (long due = start + interval; !Thread.currentThread().isInterrupted(); due += interval) {
+            long now;
+            while ((now = System.nanoTime()) < due) {
+                LockSupport.parkNanos(due - now);
+                if (Thread.currentThread().isInterrupted()) return;
+            }
+            progress.println(progressLine(tally.completed().get(), tally.ok().get(), TimeUnit.NANOSECONDS.toMillis(now - start)));
+        }
+    }
+
+    /** {@code progress: C completed, K ok, T ms}. */
+    static String progressLine(long completed, long ok, long elapsedMs) {
+        return "progress: " + completed + " completed, " + ok + " ok, " + elapsedMs + " ms";
     }
 
     private static String report(Config config, long untilStartMs, int total, AtomicIntegerArray outcome, long[] latency,
@@ -249,12 +289,13 @@ public final class FixedRateLoad {
         private final AtomicIntegerArray outcome;
         private final AtomicLong lastDone;
         private final AtomicLong opened;
+        private final Tally tally;
         private final byte[] buffer = new byte[16 * 1024];
         private final ResponseReader reader = new ResponseReader();
         private Socket socket;
 
         Worker(Config config, byte[] request, long start, long hardEnd, LinkedBlockingQueue<Integer> queue, long[] latency,
-               AtomicIntegerArray outcome, AtomicLong lastDone, AtomicLong opened) {
+               AtomicIntegerArray outcome, AtomicLong lastDone, AtomicLong opened, Tally tally) {
             this.config = config;
             this.request = request;
             this.start = start;
@@ -264,6 +305,7 @@ public final class FixedRateLoad {
             this.outcome = outcome;
             this.lastDone = lastDone;
             this.opened = opened;
+            this.tally = tally;
         }
 
         @Override
@@ -279,6 +321,8 @@ public final class FixedRateLoad {
                     latency[i] = done - (start + intendedOffsetNanos(i, config.rate()));
                     outcome.set(i, result);
                     lastDone.accumulateAndGet(done, Math::max);
+                    tally.completed().incrementAndGet();
+                    if (result == OK) tally.ok().incrementAndGet();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The memory a server holds for idle keep-alive connections: its resident set and, for a JVM, its
@@ -114,6 +115,21 @@ final class IdleScenario implements Scenario {
                         new MetricInfo("heap_per_conn_kib", "heap per connection", "KiB", false)),
                 List.of(variant()), ScenarioInfo.Layout.SERVERS_BY_VARIANT,
                 List.of("rss_idle_mib", "rss_per_conn_kib"));
+    }
+
+    @Override
+    public Set<LoadTool> tools() {
+        return Set.of(LoadTool.IDLE_CLIENT);
+    }
+
+    @Override
+    public Duration stepEstimate() {
+        // the warm-up's connections and rounds, the two settles, opening and asking again, two readings
+        return NominalTimes.HELLO_START
+                .plus(NominalTimes.requests((long) warmupConnections() * warmupRounds(), NominalTimes.IDLE_OPENS_PER_SECOND))
+                .plus(settle().multipliedBy(2))
+                .plus(NominalTimes.requests(2L * connections(), NominalTimes.IDLE_OPENS_PER_SECOND))
+                .plus(NominalTimes.HEAP_READING.multipliedBy(2));
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -98,27 +99,43 @@ public final class Lab {
         err.println("petrel bench: " + String.join(", ", options.scenarios()) + " on " + servers.size() + " servers, "
                 + (options.passes() > 0 ? options.passes() + " pass(es)" : "3 passes (ramp: 1)") + (options.quick() ? " (quick)" : "")
                 + "; results in " + paths.home().relativize(dir));
-        int steps = scenarios.stream()
-                .mapToInt(s -> options.passesFor(s.info().name()) * applicable(s, servers).size()).sum();
-        Progress progress = new Progress(err, steps);
+        // asked once each, before anything runs: the plan leaves out what cannot run
+        Map<Scenario, String> unavailable = new HashMap<>();
+        for (Scenario scenario : scenarios) {
+            String reason = scenario.unavailable();
+            if (reason != null) unavailable.put(scenario, reason);
+        }
+        List<Progress.Plan> plans = scenarios.stream().filter(s -> !unavailable.containsKey(s))
+                .map(s -> new Progress.Plan(s.info().name(),
+                        options.passesFor(s.info().name()) * Applicability.applicable(s, servers).size(), s.stepEstimate()))
+                .toList();
+        Progress progress = new Progress(err, err == System.err && Progress.stderrIsTerminal(), System::nanoTime, plans);
         int notRun = 0;
         try {
             for (Scenario scenario : scenarios) {
-                String unavailable = scenario.unavailable();
-                if (unavailable != null) {
-                    String line = scenario.info().name() + ": not run: " + unavailable;
+                if (unavailable.containsKey(scenario)) {
+                    String line = scenario.info().name() + ": not run: " + unavailable.get(scenario);
                     results.problem(line);
                     progress.note("problem: " + line);
                     notRun++;
                     continue;
                 }
+                progress.scenario(scenario.info().name());
                 runScenario(scenario, servers, options, scenario.https() ? tls : null, serverCpu, clientCpu, dir, results,
                         progress);
+                progress.scenarioDone();
                 scenario.derive(results);
             }
         } finally {
             ReportWriter.write(results, dir);
             if (options.publish()) Publisher.publish(dir, paths.home().resolve("bench"));
+            String headline = ReportWriter.headline(results);
+            if (!headline.isEmpty()) {
+                err.println();
+                err.println("petrel bench: headline" + (options.quick() ? " (a --quick run: these figures mean nothing)" : ""));
+                err.print(headline);
+                err.println();
+            }
             err.println("petrel bench: report in " + paths.home().relativize(dir.resolve("report.md"))
                     + " and " + paths.home().relativize(dir.resolve("index.html"))
                     + (results.problems().isEmpty() ? "" : "; " + results.problems().size() + " problem(s), listed in the report"));
@@ -132,13 +149,13 @@ public final class Lab {
         String name = scenario.info().name();
         int passes = options.passesFor(name);
         markNotApplicable(scenario, servers, results);
-        List<ServerSpec> applicable = applicable(scenario, servers);
+        List<ServerSpec> applicable = Applicability.applicable(scenario, servers);
         for (int pass = 1; pass <= passes; pass++) {
             List<ServerSpec> order = new ArrayList<>(applicable);
             if (pass % 2 == 0) Collections.reverse(order);
             for (int i = 0; i < order.size(); i++) {
                 ServerSpec spec = order.get(i);
-                progress.step(name, pass, passes, spec.name(), i + 1, order.size());
+                progress.step(pass, passes, spec.name(), i + 1, order.size());
                 Path log = dir.resolve("logs").resolve(spec.name() + ".log");
                 try (RunningServer server = RunningServer.start(spec, PORT, tls, scenario.ajp(), serverCpu, log,
                         Duration.ofSeconds(60))) {
@@ -161,18 +178,10 @@ public final class Lab {
         }
     }
 
-    /** The servers {@code scenario} can measure, in the given order. */
-    static List<ServerSpec> applicable(Scenario scenario, List<ServerSpec> servers) {
-        return servers.stream().filter(s -> s.application() == scenario.application() && scenario.notApplicable(s) == null)
-                .toList();
-    }
-
     /** Every cell of a server the scenario cannot measure, in each of its sections, marked with the reason. */
     static void markNotApplicable(Scenario scenario, List<ServerSpec> servers, RunResults results) {
         for (ServerSpec spec : servers) {
-            String reason = spec.application() == scenario.application() ? scenario.notApplicable(spec)
-                    : spec.application() ? "serves the Spring Boot application, measured by the tomcat scenarios"
-                    : "serves the lab's HelloWorld; the tomcat scenarios measure the Spring Boot application";
+            String reason = Applicability.reason(scenario, spec);
             if (reason == null) continue;
             for (ScenarioInfo section : scenario.sections()) {
                 for (String variant : section.variants()) {

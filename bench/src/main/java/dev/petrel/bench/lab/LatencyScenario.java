@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Seeds 004: per-request latency over one keep-alive connection, {@code ab -k -c1}. Measured
@@ -50,6 +51,18 @@ final class LatencyScenario implements Scenario {
 
     private int warmup() {
         return quick ? 500 : 20_000;
+    }
+
+    @Override
+    public Set<LoadTool> tools() {
+        return Set.of(LoadTool.AB);
+    }
+
+    @Override
+    public Duration stepEstimate() {
+        // per variant: the warm-up and the measured run over one keep-alive connection
+        Duration variant = NominalTimes.requests(warmup() + requests(), NominalTimes.ONE_CONNECTION_PER_SECOND);
+        return NominalTimes.HELLO_START.plus(variant.multipliedBy(info().variants().size()));
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.petrel.bench.model.MetricInfo;
 import dev.petrel.bench.model.ScenarioInfo;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Seeds 003: users ramped up within 5 s, 50 requests each, at 1000 to 9000 users, as the seed's
@@ -41,6 +42,27 @@ final class RampScenario implements Scenario {
      */
     static RampScenario tomcat(boolean quick) {
         return new RampScenario(quick, "tomcat-ramp", "the Spring Boot HelloWorld (examples/spring-boot) on Tomcat 11", true);
+    }
+
+    @Override
+    public Set<LoadTool> tools() {
+        return Set.of(LoadTool.H2LOAD);
+    }
+
+    @Override
+    public Duration stepEstimate() {
+        Duration step = application ? NominalTimes.APPLICATION_START : NominalTimes.HELLO_START;
+        // the warm-up: 100 clients started within a second, then their requests
+        step = step.plusSeconds(1).plus(NominalTimes.requests(warmupRequests(), NominalTimes.RAMP_PER_SECOND));
+        for (int users : levels()) {
+            step = step.plusSeconds(2 + rampSeconds())
+                    .plus(NominalTimes.requests((long) users * requestsPerUser(), NominalTimes.RAMP_PER_SECOND));
+        }
+        return step;
+    }
+
+    private int warmupRequests() {
+        return quick ? 500 : 20_000;
     }
 
     @Override
@@ -83,7 +105,7 @@ final class RampScenario implements Scenario {
 
     @Override
     public void measure(Measurement run) throws Exception {
-        LoadTools.h2load(run, "warm-up", run.clientCpu(), 100, quick ? 500 : 20_000, 100, Duration.ofSeconds(60), run.url("/"));
+        LoadTools.h2load(run, "warm-up", run.clientCpu(), 100, warmupRequests(), 100, Duration.ofSeconds(60), run.url("/"));
         for (int users : levels()) {
             Thread.sleep(2000); // let the previous level's connections close on both sides
             String variant = variant(users);

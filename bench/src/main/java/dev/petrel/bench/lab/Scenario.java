@@ -2,7 +2,9 @@ package dev.petrel.bench.lab;
 
 import dev.petrel.bench.model.RunResults;
 import dev.petrel.bench.model.ScenarioInfo;
+import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One of the seeds' experiments. The runner starts each server (pinned, ready), hands it to
@@ -56,13 +58,29 @@ interface Scenario {
     }
 
     /**
+     * The load tools whose requests reach the servers themselves in this scenario (not those that
+     * talk to a front end in between): a server declared unmeasurable by one of them is not run
+     * ({@link Applicability}).
+     */
+    Set<LoadTool> tools();
+
+    /**
      * Why {@code server} can have no figure in this scenario by design, in a few words, or
-     * {@code null} when it can. The runner asks before starting it: a server with a reason is not
-     * started, and each of its cells in every section says "not applicable" with the reason.
+     * {@code null} when it can, beyond what {@link #application()} and {@link #tools()} already
+     * decide. The runner asks before starting it ({@link Applicability}): a server with a reason is
+     * not started, and each of its cells in every section says "n/a" with the reason.
      */
     default String notApplicable(ServerSpec server) {
         return null;
     }
+
+    /**
+     * How long one step of this scenario (one server in one pass) is expected to take, worked out
+     * from its own request counts and durations with {@link NominalTimes}: starting the server,
+     * warming it up, the load itself and the pauses between. It tells how long a scenario will take
+     * before it starts; the progress lines replace it with the measured time once a step has run.
+     */
+    Duration stepEstimate();
 
     /** Measures one running server in one pass, recording samples through {@code run}. */
     void measure(Measurement run) throws Exception;

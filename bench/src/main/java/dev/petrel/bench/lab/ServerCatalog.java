@@ -24,6 +24,9 @@ final class ServerCatalog {
     /** The system property that asks Petrel or Tomcat for AJP; its value is the AJP port (HTTP port + 2). */
     static final String AJP_PROPERTY = LabAjp.PROPERTY;
 
+    /** Why ab cannot measure Helidon. */
+    static final String HELIDON_AND_AB = "Helidon 4 serves HTTP/1.1 only and answers ab's HTTP/1.0 requests with 505";
+
     private ServerCatalog() {}
 
     static List<ServerSpec> all(LabPaths paths) {
@@ -59,8 +62,9 @@ final class ServerCatalog {
         servers.add(java(paths, "netty-nio", Group.PEER, netty + ", NIO transport", "NettyHello", "nio"));
         servers.add(java(paths, "vertx", Group.PEER, "Vert.x " + version(paths, "vertx-core"), "VertxHello"));
         servers.add(java(paths, "jdk-httpserver", Group.PEER, "JDK com.sun.net.httpserver, virtual-thread executor", "JdkHello"));
-        servers.add(java(paths, "helidon", Group.PEER, "Helidon SE " + version(paths, "helidon-webserver")
-                + " (refuses HTTP/1.0 with 505, so ab cannot measure it)", "HelidonHello"));
+        // Helidon 4 serves HTTP/1.1 only (servers/HelidonHello): every scenario measured with ab is n/a for it
+        servers.add(java(paths, "helidon", Group.PEER, "Helidon SE " + version(paths, "helidon-webserver"), "HelidonHello")
+                .unmeasurableBy(LoadTool.AB, HELIDON_AND_AB));
         servers.addAll(applications(paths));
         return servers;
     }

@@ -1,7 +1,9 @@
 package dev.petrel.bench.lab;
 
 import dev.petrel.bench.model.ServerInfo;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A server the lab can run: its name, its role, and the command that starts it on a port.
@@ -18,9 +20,22 @@ import java.util.List;
  *     Petrel and the lab's Tomcat with its NIO connector
  * @param application whether it serves the tomcat scenarios' Spring Boot application (seeds 000,
  *     003) rather than the lab's HelloWorld: only those scenarios run it, and only it
+ * @param unmeasurableBy the load tools that cannot measure it, each with the reason in a few words
+ *     (Helidon answers ab's HTTP/1.0 with 505): a scenario that uses one of them marks it not
+ *     applicable rather than running it ({@link Applicability})
  */
 record ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm,
-                  boolean tls, boolean ajp, boolean application) {
+                  boolean tls, boolean ajp, boolean application, Map<LoadTool, String> unmeasurableBy) {
+
+    ServerSpec {
+        unmeasurableBy = Map.copyOf(unmeasurableBy);
+    }
+
+    /** A server every load tool can measure. */
+    ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm, boolean tls,
+               boolean ajp, boolean application) {
+        this(name, group, description, command, jvm, tls, ajp, application, Map.of());
+    }
 
     /** A HelloWorld server. */
     ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm, boolean tls,
@@ -31,6 +46,14 @@ record ServerSpec(String name, ServerInfo.Group group, String description, Comma
     /** A server that speaks no AJP. */
     ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm, boolean tls) {
         this(name, group, description, command, jvm, tls, false);
+    }
+
+    /** This server, declared unmeasurable by {@code tool} for {@code reason}. */
+    ServerSpec unmeasurableBy(LoadTool tool, String reason) {
+        Map<LoadTool, String> tools = new EnumMap<>(LoadTool.class);
+        tools.putAll(unmeasurableBy);
+        tools.put(tool, reason);
+        return new ServerSpec(name, group, description, command, jvm, tls, ajp, application, tools);
     }
 
     /** How to start a server. */

@@ -4,6 +4,7 @@ import dev.petrel.bench.model.MetricInfo;
 import dev.petrel.bench.model.ScenarioInfo;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Seeds 001: peak throughput of a network-intensive page with the server on one CPU. The page is
@@ -33,6 +34,16 @@ final class SingleCpuScenario implements Scenario {
                         new MetricInfo("latency_avg_ms", "mean latency", "ms", false),
                         new MetricInfo("errors", "errors", "requests", false)),
                 List.of(PAGE), ScenarioInfo.Layout.SERVERS_BY_VARIANT);
+    }
+
+    @Override
+    public Set<LoadTool> tools() {
+        return Set.of(LoadTool.WRK);
+    }
+
+    @Override
+    public Duration stepEstimate() {
+        return NominalTimes.HELLO_START.plusSeconds(warmupSeconds()).plus(duration());
     }
 
     private int warmupSeconds() {

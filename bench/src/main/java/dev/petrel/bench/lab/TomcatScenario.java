@@ -5,6 +5,7 @@ import dev.petrel.bench.model.ScenarioInfo;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Seeds 000 and 003 with their own applications: the Spring Boot HelloWorld of
@@ -68,6 +69,18 @@ final class TomcatScenario implements Scenario {
     @Override
     public List<ScenarioInfo> sections() {
         return List.of(info(), jspInfo());
+    }
+
+    @Override
+    public Set<LoadTool> tools() {
+        return Set.of(LoadTool.AB);
+    }
+
+    @Override
+    public Duration stepEstimate() {
+        // a war's step, the longer: HTTP, HTTPS, and the JSP page's HTTP columns
+        return NominalTimes.APPLICATION_START.plus(columns.httpEstimate()).plus(columns.httpsEstimate())
+                .plus(columns.httpEstimate());
     }
 
     @Override

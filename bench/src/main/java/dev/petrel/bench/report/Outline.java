@@ -71,6 +71,12 @@ final class Outline {
             blocks.add(new Warning("Warning: this was a --quick smoke run, with short and few passes. "
                     + "Its figures mean nothing: do not compare them, quote them or draw conclusions from them."));
         }
+        // the headline first: what a reader came for, before how it was measured
+        if (Headline.hasRows(aggregation)) {
+            blocks.add(new Heading(2, Headline.HEADING));
+            blocks.add(new Text(Headline.EXPLANATION));
+            blocks.add(new TableBlock(Headline.of(aggregation)));
+        }
         blocks.add(new Heading(2, "Environment"));
         blocks.add(new Facts(facts(env)));
 

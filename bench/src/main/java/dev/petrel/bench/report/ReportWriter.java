@@ -17,9 +17,9 @@ import java.util.List;
  *   <li>{@code <scenario>.csv}: every sample, one row each ({@code scenario,variant,server,pass,metric,value});
  *   <li>{@code <scenario>-summary.csv}: median, min, max and passes per variant, server and metric, with
  *       the primary metric's ratios to the baseline and to the best peer;
- *   <li>{@code report.md}: environment, servers, a section per scenario with its tables and charts,
- *       and the problems;
- *   <li>{@code index.html}: the same content as one self-contained page;
+ *   <li>{@code report.md}: the headline (best Petrel against best peer per scenario), environment,
+ *       servers, a section per scenario with its tables and charts, and the problems;
+ *   <li>{@code index.html}: {@code report.md} rendered as one self-contained page;
  *   <li>{@code *.svg}: per variant a bar chart of the primary metric, or of each metric the scenario
  *       names in {@code ScenarioInfo.charted} (and one of the percentiles when the scenario has
  *       {@code p50}-style metrics), or for a ramp a line chart per metric.
@@ -49,8 +49,9 @@ public final class ReportWriter {
             write(dir.resolve(CsvWriter.summaryFile(scenario)), CsvWriter.summary(scenario));
         }
         for (Chart chart : charts) write(dir.resolve(chart.file()), chart.svg().get());
-        write(dir.resolve("report.md"), MarkdownReport.render(outline));
-        write(dir.resolve("index.html"), HtmlReport.render(outline));
+        String markdown = MarkdownReport.render(outline);
+        write(dir.resolve("report.md"), markdown);
+        write(dir.resolve("index.html"), HtmlReport.render(markdown));
     }
 
     /**
@@ -62,6 +63,18 @@ public final class ReportWriter {
     public static String markdown(RunResults results) {
         Aggregation aggregation = Aggregation.of(results);
         return MarkdownReport.render(Outline.of(aggregation, Charts.plan(aggregation)));
+    }
+
+    /**
+     * The report's headline table as plain text for a terminal, or an empty string when the run
+     * measured nothing it could go in: what the lab prints at the end of a run.
+     *
+     * @param results the run
+     * @return the table's lines, each ending with a line break
+     */
+    public static String headline(RunResults results) {
+        Aggregation aggregation = Aggregation.of(results);
+        return Headline.hasRows(aggregation) ? TextTable.render(Headline.of(aggregation)) : "";
     }
 
     /**

@@ -17,7 +17,10 @@ import java.util.List;
 /** Builds the report's tables from an {@link Aggregation}; formatting only, no arithmetic. */
 final class Tables {
     static final String NO_RESULT = "no result";
-    static final String NOT_APPLICABLE = "not applicable";
+    /** Said in a cell that can have no figure by design; the reason is beside it or in a line above the table. */
+    static final String NOT_APPLICABLE = "n/a";
+    /** The aside that marks the best peer's row. */
+    static final String BEST_PEER = "best peer";
 
     private Tables() {}
 
@@ -152,7 +155,7 @@ final class Tables {
     }
 
     private static Cell serverCell(ServerInfo server, boolean bestPeer) {
-        String aside = bestPeer ? "best peer" : server.group() == Group.BASELINE ? "baseline"
+        String aside = bestPeer ? BEST_PEER : server.group() == Group.BASELINE ? "baseline"
                 : server.group() == null ? "group unknown" : null;
         return new Cell(server.name(), aside);
     }

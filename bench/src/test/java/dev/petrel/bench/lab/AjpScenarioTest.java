@@ -69,7 +69,7 @@ class AjpScenarioTest {
         AjpScenario scenario = new AjpScenario(true, paths());
         List<ServerSpec> servers = ServerCatalog.all(paths());
 
-        assertThat(Lab.applicable(scenario, servers)).extracting(ServerSpec::name).containsExactly(
+        assertThat(Applicability.applicable(scenario, servers)).extracting(ServerSpec::name).containsExactly(
                 "petrel-blocking", "petrel-virtual", "petrel-nio", "petrel-nio-inline", "tomcat-nio", "tomcat-petrel-blocking",
                 "tomcat-petrel-virtual", "tomcat-petrel-nio");
         assertThat(scenario.notApplicable(named(servers, "baseline-c"))).isEqualTo("the C baseline speaks no AJP");
@@ -78,8 +78,8 @@ class AjpScenarioTest {
         assertThat(scenario.notApplicable(named(servers, "jetty"))).isEqualTo("speaks no AJP");
         // other scenarios measure every HelloWorld server; the tomcat scenarios' applications only those
         List<ServerSpec> hello = servers.stream().filter(s -> !s.application()).toList();
-        assertThat(Lab.applicable(new IdleScenario(true), servers)).isEqualTo(hello);
-        assertThat(Lab.applicable(RampScenario.tomcat(true), servers)).extracting(ServerSpec::name).containsExactly(
+        assertThat(Applicability.applicable(new IdleScenario(true), servers)).isEqualTo(hello);
+        assertThat(Applicability.applicable(RampScenario.tomcat(true), servers)).extracting(ServerSpec::name).containsExactly(
                 "boot-jar-tomcat-nio", "boot-jar-petrel-blocking", "boot-jar-petrel-virtual", "boot-jar-petrel-nio",
                 "boot-war-tomcat-nio", "boot-war-petrel-blocking", "boot-war-petrel-virtual", "boot-war-petrel-nio");
     }

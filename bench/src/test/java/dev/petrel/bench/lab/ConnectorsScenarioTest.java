@@ -153,7 +153,8 @@ class ConnectorsScenarioTest {
         RunResults results = new RunResults(new Environment("2025-06-01T10:00:00Z", "abc", "25", "", "6.8", "cpu", 2, 0, 1,
                 Map.of(), "x", true));
         return new Measurement("connectors", server, port, tls, 1, 0, 1, true, certificateDir.resolve("raw"), results,
-                new Progress(new PrintStream(OutputStream.nullOutputStream()), 1));
+                new Progress(new PrintStream(OutputStream.nullOutputStream()), false, System::nanoTime,
+                        List.of(new Progress.Plan("connectors", 1, Duration.ofSeconds(1)))));
     }
 
     /** A "server" process that only sleeps: the test's own listeners answer for it. */

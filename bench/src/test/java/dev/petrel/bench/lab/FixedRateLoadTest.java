@@ -5,14 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -95,6 +100,34 @@ class FixedRateLoadTest {
         assertThat(out.p99Ms()).isGreaterThanOrEqualTo(out.p50Ms());
         assertThat(out.maxMs()).isGreaterThanOrEqualTo(out.p99Ms());
         assertThat(out.achievedPerSecond()).isPositive();
+    }
+
+    @Test
+    void aRunSaysOnceASecondHowFarItIsAndTheLiveLineReadsIt() throws IOException {
+        startServer();
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+
+        String report = FixedRateLoad.run(config("/", 20, 2_500), new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+        List<String> lines = progress.toString(StandardCharsets.UTF_8).lines().toList();
+        // at 1 s and 2 s after the start instant; a third only if the run is still answering at 3 s
+        assertThat(lines).hasSizeBetween(2, 3);
+        long[][] figures = lines.stream().map(FixedRateLoadTest::progressFigures).toArray(long[][]::new);
+        // by 1 s the 21 requests due at 0 to 1 s were sent (20 a second): most of them answered
+        assertThat(figures[0][0]).isBetween(15L, 21L);
+        assertThat(figures[1][0]).isBetween(35L, 41L);
+        assertThat(figures[0][1]).isEqualTo(figures[0][0]);
+        assertThat(figures[0][2]).isBetween(1000L, 1499L);
+        assertThat(figures[1][2]).isBetween(2000L, 2499L);
+        // on the same stream as the report (the lab merges them), the report still reads back
+        assertThat(FixedRateOutput.parse(String.join("\n", lines) + "\n" + report).ok()).isEqualTo(50);
+    }
+
+    /** completed, ok and ms of a progress line. */
+    private static long[] progressFigures(String line) {
+        Matcher m = Pattern.compile("progress: (\\d+) completed, (\\d+) ok, (\\d+) ms").matcher(line);
+        assertThat(m.matches()).as(line).isTrue();
+        return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3))};
     }
 
     @Test

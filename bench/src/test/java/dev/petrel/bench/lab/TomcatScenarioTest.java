@@ -64,7 +64,7 @@ class TomcatScenarioTest {
         assertThat(scenario.sections().get(1).variants()).containsExactly("HTTP keep-alive", "HTTP no keep-alive");
         assertThat(ServerCatalog.isWar(named(servers, "boot-war-petrel-nio"))).isTrue();
         assertThat(ServerCatalog.isWar(named(servers, "boot-jar-petrel-nio"))).isFalse();
-        assertThat(Lab.applicable(scenario, servers)).allMatch(ServerSpec::application).hasSize(8);
+        assertThat(Applicability.applicable(scenario, servers)).allMatch(ServerSpec::application).hasSize(8);
     }
 
     @Test

@@ -55,15 +55,4 @@ class FormatTest {
         assertThat(Format.tick(0.04, 0.02)).isEqualTo("0.04");
         assertThat(Format.tick(25000, 5000)).isEqualTo("25,000");
     }
-
-    @Test
-    void miniMarkdownEscapesAndKeepsOnlySafeLinks() {
-        assertThat(MiniMarkdown.html("a <b>bold</b> **x** `<c>`\n\n- one\n- two\n"))
-                .isEqualTo("<p>a &lt;b&gt;bold&lt;/b&gt; <strong>x</strong> <code>&lt;c&gt;</code></p>\n"
-                        + "<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n");
-        assertThat(MiniMarkdown.inline("[x](javascript:alert(1)) [y](https://e.org/?a=1&b=2)"))
-                .isEqualTo("x <a href=\"https://e.org/?a=1&amp;b=2\">y</a>");
-        assertThat(MiniMarkdown.inline("\\*not em\\* and \\<tag\\>")).isEqualTo("&#42;not em&#42; and &lt;tag&gt;");
-        assertThat(MiniMarkdown.html("```\nwrk -t1 <x>\n```")).isEqualTo("<pre><code>wrk -t1 &lt;x&gt;\n</code></pre>\n");
-    }
 }

@@ -126,21 +126,22 @@ class ReportWriterTest {
     }
 
     @Test
-    void indexHtmlEmbedsEverySvgAndEscapesRunText() throws IOException {
+    void indexHtmlIsTheMarkdownRenderedWithEverySvgAndRunTextEscaped() throws IOException {
         String html = read("index.html");
-        assertThat(html).startsWith("<!DOCTYPE html>").contains("<meta charset=\"utf-8\">", "<style>");
+        assertThat(html).startsWith("<!DOCTYPE html>").contains("<meta charset=\"utf-8\">", "<style>",
+                "<title>Petrel benchmark report, 2025-06-01</title>");
         for (String svg : written().stream().filter(f -> f.endsWith(".svg")).toList()) {
             assertThat(html).contains("<img src=\"" + svg + "\"");
         }
         assertThat(html).doesNotContain("<script").doesNotContain("src=\"http")
-                .contains("Jetty 12 &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
-        // the same tables as the Markdown
+                .contains("Jetty 12 &lt;script&gt;alert('x')&lt;/script&gt;");
+        // the Markdown's tables, with the classes the stylesheet colours them by
         assertThat(html).contains("<h2>Per-request latency over one keep-alive connection [seeds 004]</h2>",
-                "<tr class=\"best-peer\"><td>undertow<span class=\"aside\">(best peer)</span></td>",
-                "<td class=\"num\">50.0<span class=\"aside\">(49.0–52.0)</span></td>",
-                "<td class=\"num\">0.84</td><td class=\"num\">1.22</td></tr>",
-                "<tr class=\"no-result\"><td>netty</td><td class=\"num\">no result</td>",
-                "<li>" + RunFixture.PROBLEM + "</li>", "<a href=\"ramp-summary.csv\">ramp-summary.csv</a>");
+                "<tr class=\"best-peer\">\n<td>undertow (best peer)</td>",
+                "<td align=\"right\" class=\"num\">50.0 (49.0–52.0)</td>",
+                "<tr class=\"no-result\">\n<td>netty</td>\n<td align=\"right\" class=\"num\">no result</td>",
+                "<td><strong>petrel-virtual</strong></td>",
+                "<li>" + RunFixture.PROBLEM + "</li>", "<a rel=\"nofollow\" href=\"ramp-summary.csv\">ramp-summary.csv</a>");
         // the method is Markdown, rendered
         assertThat(html).contains("<p><code>ab -k -c1 -n100000</code>, server and <code>ab</code> pinned to "
                 + "<em>separate</em> CPUs.</p>");
@@ -151,6 +152,6 @@ class ReportWriterTest {
     void aQuickRunsHtmlCarriesTheWarning() throws IOException {
         ReportWriter.write(RunFixture.run(true), dir);
         assertThat(read("index.html")).contains("<h1>Petrel benchmark report, 2025-06-01 (--quick run)</h1>",
-                "<p class=\"warning\">Warning: this was a --quick smoke run");
+                "<p class=\"warning\"><strong>Warning: this was a --quick smoke run");
     }
 }

@@ -1,0 +1,31 @@
+package dev.petrel.bench.lab;
+
+/**
+ * The clients whose requests reach a server under test directly. A scenario names those it uses
+ * ({@link Scenario#tools()}) and a server names those it cannot be measured with
+ * ({@link ServerSpec#unmeasurableBy()}), so that the lab knows before starting a server that a
+ * scenario can give it no figure, and says why, instead of running it and reporting failures.
+ */
+enum LoadTool {
+    /** ApacheBench: HTTP/1.0 requests, with {@code Connection: keep-alive} under {@code -k}. */
+    AB("ab"),
+    /** wrk: HTTP/1.1 keep-alive. */
+    WRK("wrk"),
+    /** h2load {@code --h1}: HTTP/1.1 keep-alive. */
+    H2LOAD("h2load"),
+    /** The lab's open-loop generator ({@link FixedRateLoad}): HTTP/1.1 keep-alive. */
+    FIXED_RATE("the fixed-rate generator"),
+    /** The lab's idle-connection client ({@link IdleClient}): HTTP/1.1 keep-alive. */
+    IDLE_CLIENT("the idle-connection client");
+
+    private final String display;
+
+    LoadTool(String display) {
+        this.display = display;
+    }
+
+    /** How the report names it. */
+    String display() {
+        return display;
+    }
+}
