@@ -66,7 +66,7 @@ public final class Lab {
 
     private static int runScenarios(LabOptions options, LabPaths paths, List<String> args, PrintStream err)
             throws LabException, IOException, InterruptedException {
-        List<ServerSpec> selected = select(ServerCatalog.all(paths), options);
+        List<ServerSpec> selected = select(ServerCatalog.all(paths, options.before()), options);
         int cpus = Runtime.getRuntime().availableProcessors();
         int serverCpu = 0;
         int clientCpu = cpus > 1 && !options.sameCpuOnly() ? 1 : 0;

@@ -1,5 +1,7 @@
 package dev.petrel.bench.lab;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,14 +16,15 @@ import java.util.Set;
  * @param passes passes per scenario, or 0 for each scenario's default ({@link #passesFor})
  * @param publish whether to copy the report to bench/RESULTS.md
  * @param sameCpuOnly whether to pin tools to the servers' CPU everywhere (for a one-CPU machine)
+ * @param before another build's {@code bench/target/lib} whose Petrel servers run beside this one's, or null
  */
 record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, int passes, boolean publish,
-                  boolean sameCpuOnly) {
+                  boolean sameCpuOnly, Path before) {
     static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "ramp", "idle", "ajp", "tomcat",
             "tomcat-ramp");
 
     static final String HELP = """
-            Usage: petrel bench SCENARIO... [--servers a,b,...] [--passes N] [--quick] [--publish]
+            Usage: petrel bench SCENARIO... [--servers a,b,...] [--passes N] [--quick] [--publish] [--before DIR]
 
             Scenarios (the seed each reproduces in brackets):
               latency      one keep-alive connection, ab -k -c1, across CPUs and on one CPU   [004]
@@ -42,6 +45,10 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
                               --quick: 1). A full ramp pass takes about 25 minutes for all servers.
               --quick         every scenario in seconds: proves the lab works, not any figure
               --publish       also copy the report to bench/RESULTS.md (charts to bench/RESULTS/)
+              --before DIR    also run the Petrel servers of another build, DIR being its
+                              bench/target/lib (a worktree of an earlier commit after its own
+                              ./petrel bench --help), as before-petrel-*: a regression check
+                              side by side in one run
 
             Results go to bench/results/<timestamp>/: report.md, index.html, CSV, SVG, raw tool output.
             """;
@@ -59,6 +66,7 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
         boolean publish = false;
         boolean sameCpuOnly = false;
         int passes = -1;
+        Path before = null;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             switch (arg) {
@@ -78,6 +86,11 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
                     }
                     if (passes < 1 || passes > 20) throw new LabException("--passes takes a number from 1 to 20");
                 }
+                case "--before" -> {
+                    if (++i >= args.size()) throw new LabException("--before needs a folder: another build's bench/target/lib");
+                    before = Path.of(args.get(i)).toAbsolutePath();
+                    if (!Files.isDirectory(before)) throw new LabException("--before: " + before + " is not a folder");
+                }
                 case "all" -> scenarios.addAll(SCENARIOS);
                 default -> {
                     if (arg.startsWith("-")) throw new LabException("unknown option '" + arg + "'");
@@ -90,6 +103,6 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
         }
         if (scenarios.isEmpty()) throw new LabException("name a scenario (" + String.join(", ", SCENARIOS) + ", all)");
         if (passes < 0) passes = quick ? 1 : 0;
-        return new LabOptions(List.copyOf(new LinkedHashSet<>(scenarios)), servers, quick, passes, publish, sameCpuOnly);
+        return new LabOptions(List.copyOf(new LinkedHashSet<>(scenarios)), servers, quick, passes, publish, sameCpuOnly, before);
     }
 }

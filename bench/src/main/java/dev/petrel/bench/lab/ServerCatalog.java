@@ -30,6 +30,15 @@ final class ServerCatalog {
     private ServerCatalog() {}
 
     static List<ServerSpec> all(LabPaths paths) {
+        return all(paths, null);
+    }
+
+    /**
+     * Every server, and with {@code before} (another build's {@code bench/target/lib}) that build's
+     * Petrel servers too, as {@code before-petrel-*}: the same hello classes and JVM options, only
+     * Petrel's code differs, so that a change is measured against its parent in one run.
+     */
+    static List<ServerSpec> all(LabPaths paths, Path before) {
         List<ServerSpec> servers = new ArrayList<>();
         servers.add(new ServerSpec("baseline-c", Group.BASELINE,
                 "do-nothing C server (epoll, one thread, fixed responses): the physical floor",
@@ -44,6 +53,14 @@ final class ServerCatalog {
         servers.add(java(paths, "petrel-nio-inline", Group.PETREL,
                 "Petrel nio transport, handlers marked non-blocking and run inline on the event loop",
                 true, "PetrelHello", "nio", "inline"));
+        if (before != null) {
+            for (TransportKind kind : TransportKind.values()) {
+                servers.add(java(paths, before, "before-petrel-" + kind.cliName(), Group.PETREL,
+                        "Petrel " + kind.cliName() + " transport, the build in " + before, true, "PetrelHello", kind.cliName()));
+            }
+            servers.add(java(paths, before, "before-petrel-nio-inline", Group.PETREL,
+                    "Petrel nio transport inline, the build in " + before, true, "PetrelHello", "nio", "inline"));
+        }
         String tomcat = "Tomcat " + version(paths, "tomcat-embed-core");
         // Every peer runs with its defaults, as its users get them; see each servers/*Hello class.
         // The ajp scenario measures Tomcat's AJP connector as seeds 002 did: AjpNioProtocol, so on tomcat-nio only.
@@ -153,6 +170,11 @@ final class ServerCatalog {
 
     private static ServerSpec java(LabPaths paths, String name, Group group, String description, boolean ajpCapable,
                                    String mainClass, String... args) {
+        return java(paths, paths.libraries(), name, group, description, ajpCapable, mainClass, args);
+    }
+
+    private static ServerSpec java(LabPaths paths, Path libraries, String name, Group group, String description,
+                                   boolean ajpCapable, String mainClass, String... args) {
         return new ServerSpec(name, group, description, (port, tls, ajp) -> {
             List<String> command = new ArrayList<>();
             command.add(paths.java().toString());
@@ -162,7 +184,7 @@ final class ServerCatalog {
             // servers/LabAjp reads this: AJP on port + 2, the lab's secret required
             if (ajp) command.add("-D" + AJP_PROPERTY + "=" + (port + 2));
             command.add("-cp");
-            command.add(paths.libraries() + "/*");
+            command.add(libraries + "/*");
             command.add("dev.petrel.bench.servers." + mainClass);
             command.add(Integer.toString(port));
             command.addAll(List.of(args));

@@ -32,6 +32,15 @@ class LabOptionsTest {
     }
 
     @Test
+    void beforeNamesAnotherBuildsLibrariesWhichMustExist(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws LabException {
+        assertThat(LabOptions.parse(List.of("latency")).before()).isNull();
+        assertThat(LabOptions.parse(List.of("latency", "--before", dir.toString())).before()).isEqualTo(dir.toAbsolutePath());
+        assertThatThrownBy(() -> LabOptions.parse(List.of("latency", "--before", dir.resolve("missing").toString())))
+                .hasMessageEndingWith("missing is not a folder");
+        assertThatThrownBy(() -> LabOptions.parse(List.of("latency", "--before"))).hasMessageStartingWith("--before needs a folder");
+    }
+
+    @Test
     void explainsBadInputInOneLine() {
         assertThatThrownBy(() -> LabOptions.parse(List.of("speed"))).hasMessageStartingWith("unknown scenario 'speed'");
         assertThatThrownBy(() -> LabOptions.parse(List.of("latency", "--passes", "0"))).hasMessage("--passes takes a number from 1 to 20");
