@@ -18,7 +18,6 @@ import io.prometheus.metrics.model.snapshots.Unit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.ToLongFunction;
 
 /**
@@ -131,10 +130,5 @@ final class ServerCollector implements MultiCollector {
 
     private static double seconds(Duration duration) {
         return duration.toNanos() / 1e9;
-    }
-
-    @Override
-    public String toString() {
-        return String.format(Locale.ROOT, "ServerCollector[%d connectors]", server.metrics().size());
     }
 }
