@@ -49,6 +49,13 @@ public final class TlsConfig {
             "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
             "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256");
 
+    /**
+     * The key exchange groups offered, in the server's order: X25519, then the NIST curves P-256 and
+     * P-384, as Mozilla's "intermediate" profile has them. The JDK would also offer X448, P-521 and
+     * finite-field groups, which that profile rejects and no mainstream client needs.
+     */
+    public static final List<String> NAMED_GROUPS = List.of("x25519", "secp256r1", "secp384r1");
+
     /** HTTP/1.1 only, until h2 is served. */
     public static final List<String> DEFAULT_APPLICATION_PROTOCOLS = List.of("http/1.1");
 

@@ -71,6 +71,7 @@ public final class TlsContextFactory {
         SSLParameters parameters = sslContext.getDefaultSSLParameters();
         parameters.setProtocols(config.protocols().toArray(String[]::new));
         parameters.setCipherSuites(suites.toArray(String[]::new));
+        parameters.setNamedGroups(TlsConfig.NAMED_GROUPS.toArray(String[]::new));
         // the server's order, not the client's: ours puts the strongest suites first
         parameters.setUseCipherSuitesOrder(true);
         parameters.setApplicationProtocols(config.applicationProtocols().toArray(String[]::new));

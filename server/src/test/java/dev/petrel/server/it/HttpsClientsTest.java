@@ -93,6 +93,23 @@ class HttpsClientsTest {
     }
 
     @HttpsTransportTest
+    void onlyX25519P256AndP384AreOfferedForTheKeyExchange(Transport kind) throws Exception {
+        try (Server server = start(kind)) {
+            for (String group : List.of("X25519", "P-256", "P-384")) {
+                Tools.Result accepted = sClient(server, REQUEST, "-tls1_3", "-groups", group);
+                assertThat(accepted.output()).as(group).contains("HelloWorld");
+            }
+            for (String group : List.of("X448", "P-521", "ffdhe2048")) {
+                Tools.Result refused = sClient(server, REQUEST, "-tls1_3", "-groups", group);
+                assertThat(refused.exitCode()).as(group).isNotZero();
+                assertThat(refused.output()).as(group).doesNotContain("HelloWorld");
+            }
+            Tools.Result tls12 = sClient(server, REQUEST, "-tls1_2", "-groups", "P-521");
+            assertThat(tls12.exitCode()).isNotZero();
+        }
+    }
+
+    @HttpsTransportTest
     void alpnSelectsHttp11AndRefusesAClientOfferingOnlyH2(Transport kind) throws Exception {
         try (Server server = start(kind)) {
             assertThat(sClient(server, REQUEST, "-alpn", "h2,http/1.1").output()).contains("ALPN protocol: http/1.1").contains("HelloWorld");

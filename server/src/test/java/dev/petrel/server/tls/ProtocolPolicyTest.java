@@ -50,6 +50,7 @@ class ProtocolPolicyTest {
         assertThat(parameters.getApplicationProtocols()).containsExactly("http/1.1");
         assertThat(parameters.getSNIMatchers()).isEmpty();
         assertThat(parameters.getNeedClientAuth()).isFalse();
+        assertThat(parameters.getNamedGroups()).containsExactly("x25519", "secp256r1", "secp384r1");
         assertThat(context.handshakeTimeout()).isEqualTo(Duration.ofSeconds(10));
     }
 
