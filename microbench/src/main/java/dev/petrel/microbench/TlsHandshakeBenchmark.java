@@ -1,0 +1,191 @@
+package dev.petrel.microbench;
+
+import dev.petrel.server.tls.SelfSignedCertificate;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLEngineResult.HandshakeStatus;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManagerFactory;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A full TLS 1.3 handshake in memory (ECDSA P-256 certificate, X25519 key exchange, no
+ * resumption), the server's engine being a candidate for issue 19: the JDK's JSSE, or BoringSSL
+ * through Netty's tcnative ({@code ReferenceCountedOpenSslEngine}, JNI). The client is the same
+ * JSSE engine for both, so the difference between the two scores is the servers'. Each operation
+ * is one handshake between fresh engines; the server's share is timed apart (only its wrap and
+ * unwrap calls) and printed per handshake at the end of each iteration.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 3)
+@Measurement(iterations = 5, time = 3)
+@Fork(1)
+public class TlsHandshakeBenchmark {
+    private static final String[] GROUPS = {"x25519"};
+    /** -jvmArgsAppend -Dtrace=true prints every wrap and unwrap result: engines differ in how they report their state. */
+    private static final boolean TRACE = Boolean.getBoolean("trace");
+
+    @Param({"jsse", "boringssl"})
+    public String server;
+
+    private SSLContext clientContext;
+    private SSLContext jsse;
+    private SslContext boringssl;
+    private final ByteBuffer toServer = ByteBuffer.allocate(64 * 1024);
+    private final ByteBuffer toClient = ByteBuffer.allocate(64 * 1024);
+    private final ByteBuffer plain = ByteBuffer.allocate(64 * 1024);
+    private long serverNanos;
+    private boolean finished; // a result said FINISHED: Netty's engine may report NEED_UNWRAP after it
+    private long handshakes;
+
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+        Path dir = Files.createTempDirectory("petrel-jmh-tls");
+        SelfSignedCertificate certificate = SelfSignedCertificate.obtain(dir);
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(certificate.keyStore())) {
+            store.load(in, certificate.password());
+        }
+        String alias = store.aliases().nextElement();
+        PrivateKey key = (PrivateKey) store.getKey(alias, certificate.password());
+        X509Certificate cert = certificate.certificate();
+
+        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(store, certificate.password());
+        jsse = SSLContext.getInstance("TLSv1.3");
+        jsse.init(keys.getKeyManagers(), null, null);
+
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        trust.setCertificateEntry("server", cert);
+        TrustManagerFactory trusting = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trusting.init(trust);
+        clientContext = SSLContext.getInstance("TLSv1.3");
+        clientContext.init(null, trusting.getTrustManagers(), null);
+
+        boringssl = SslContextBuilder.forServer(key, cert).sslProvider(SslProvider.OPENSSL_REFCNT)
+                .protocols("TLSv1.3").build();
+    }
+
+    @Setup(Level.Iteration)
+    public void resetTimes() {
+        serverNanos = 0;
+        handshakes = 0;
+    }
+
+    @TearDown(Level.Iteration)
+    public void printServerShare() {
+        System.out.printf("  server %s: %.1f us of its own per handshake%n", server, serverNanos / 1000.0 / Math.max(1, handshakes));
+    }
+
+    @Benchmark
+    public int handshake() throws Exception {
+        // no peer name: the client caches no session, so every handshake is a full one (with a name,
+        // a JSSE client resumes the session the JSSE server's ticket gave it, and measures that instead)
+        SSLEngine client = clientContext.createSSLEngine();
+        client.setUseClientMode(true);
+        SSLParameters parameters = client.getSSLParameters();
+        parameters.setNamedGroups(GROUPS);
+        client.setSSLParameters(parameters);
+        long created = System.nanoTime(); // making and freeing the engine is the server's per-connection cost too
+        SSLEngine serverEngine = server.equals("jsse") ? jsse.createSSLEngine() : boringssl.newEngine(PooledByteBufAllocator.DEFAULT);
+        serverEngine.setUseClientMode(false);
+        serverNanos += System.nanoTime() - created;
+        try {
+            client.beginHandshake();
+            serverEngine.beginHandshake();
+            run(client, serverEngine);
+            handshakes++;
+            return client.getSession().getCipherSuite().length();
+        } finally {
+            long freed = System.nanoTime();
+            if (serverEngine instanceof ReferenceCountedOpenSslEngine native_) native_.release(); // frees the SSL now
+            serverNanos += System.nanoTime() - freed;
+        }
+    }
+
+    /** Moves records both ways until both engines are done. */
+    private void run(SSLEngine client, SSLEngine serverEngine) throws Exception {
+        toServer.clear();
+        toClient.clear();
+        boolean clientDone = false;
+        boolean serverDone = false;
+        for (int round = 0; round < 100; round++) {
+            clientDone |= step(client, toServer, toClient, false);
+            serverDone |= step(serverEngine, toClient, toServer, true);
+            if (clientDone && serverDone && toServer.position() == 0 && toClient.position() == 0) return;
+        }
+        throw new IllegalStateException("the handshake did not finish: client " + client.getHandshakeStatus() + ", server "
+                + serverEngine.getHandshakeStatus() + ", bytes waiting for the server " + toServer.position() + ", for the client "
+                + toClient.position());
+    }
+
+    /** One engine's turn: unwraps what came in, runs tasks, wraps what it has to say. Returns whether it is done. */
+    private boolean step(SSLEngine engine, ByteBuffer out, ByteBuffer in, boolean timed) throws Exception {
+        long start = timed ? System.nanoTime() : 0;
+        finished = false;
+        in.flip();
+        while (true) {
+            HandshakeStatus status = engine.getHandshakeStatus();
+            if (status == HandshakeStatus.NEED_TASK) {
+                Runnable task;
+                while ((task = engine.getDelegatedTask()) != null) task.run();
+            } else if (status == HandshakeStatus.NEED_WRAP) {
+                SSLEngineResult result = engine.wrap(ByteBuffer.allocate(0), out);
+                if (result.getStatus() != SSLEngineResult.Status.OK) throw new IllegalStateException("wrap: " + result);
+                finished |= result.getHandshakeStatus() == HandshakeStatus.FINISHED;
+                if (TRACE) System.out.println((timed ? "server " : "client ") + result.toString().replace('\n', ' '));
+            } else if (status != HandshakeStatus.NEED_WRAP && in.hasRemaining()) { // post-handshake too: a session ticket
+                plain.clear();
+                SSLEngineResult result = engine.unwrap(in, plain);
+                if (result.getStatus() == SSLEngineResult.Status.BUFFER_UNDERFLOW) break;
+                if (result.getStatus() != SSLEngineResult.Status.OK) throw new IllegalStateException("unwrap: " + result);
+                finished |= result.getHandshakeStatus() == HandshakeStatus.FINISHED;
+                if (TRACE) System.out.println((timed ? "server " : "client ") + result.toString().replace('\n', ' '));
+            } else {
+                break;
+            }
+        }
+        if (engine instanceof ReferenceCountedOpenSslEngine && engine.getHandshakeStatus() == HandshakeStatus.NEED_UNWRAP
+                && !in.hasRemaining()) {
+            // OpenSSL finishes its side of the handshake in the call after the one that took the
+            // client's Finished: Netty learns of it from a wrap with nothing to send
+            SSLEngineResult result = engine.wrap(ByteBuffer.allocate(0), out);
+            finished |= result.getHandshakeStatus() == HandshakeStatus.FINISHED;
+            if (TRACE) System.out.println("server extra " + result.toString().replace('\n', ' '));
+        }
+        in.compact();
+        if (timed) serverNanos += System.nanoTime() - start;
+        HandshakeStatus status = engine.getHandshakeStatus();
+        return finished || status == HandshakeStatus.NOT_HANDSHAKING || status == HandshakeStatus.FINISHED;
+    }
+}
