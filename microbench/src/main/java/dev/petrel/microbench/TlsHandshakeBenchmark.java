@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.util.Base64;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +39,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * A full TLS 1.3 handshake in memory (ECDSA P-256 certificate, X25519 key exchange, no
  * resumption), the server's engine being a candidate for issue 19: the JDK's JSSE, or BoringSSL
- * through Netty's tcnative ({@code ReferenceCountedOpenSslEngine}, JNI). The client is the same
+ * through Netty's tcnative ({@code ReferenceCountedOpenSslEngine}, JNI), or the system's OpenSSL 3 through
+ * {@code java.lang.foreign} ({@link OpenSslServerHandshake}). The client is the same
  * JSSE engine for both, so the difference between the two scores is the servers'. Each operation
  * is one handshake between fresh engines; the server's share is timed apart (only its wrap and
  * unwrap calls) and printed per handshake at the end of each iteration.
@@ -54,12 +56,13 @@ public class TlsHandshakeBenchmark {
     /** -jvmArgsAppend -Dtrace=true prints every wrap and unwrap result: engines differ in how they report their state. */
     private static final boolean TRACE = Boolean.getBoolean("trace");
 
-    @Param({"jsse", "boringssl"})
+    @Param({"jsse", "boringssl", "openssl"})
     public String server;
 
     private SSLContext clientContext;
     private SSLContext jsse;
     private SslContext boringssl;
+    private OpenSslServerHandshake openssl;
     private final ByteBuffer toServer = ByteBuffer.allocate(64 * 1024);
     private final ByteBuffer toClient = ByteBuffer.allocate(64 * 1024);
     private final ByteBuffer plain = ByteBuffer.allocate(64 * 1024);
@@ -94,6 +97,21 @@ public class TlsHandshakeBenchmark {
 
         boringssl = SslContextBuilder.forServer(key, cert).sslProvider(SslProvider.OPENSSL_REFCNT)
                 .protocols("TLSv1.3").build();
+
+        if (server.equals("openssl")) {
+            Path keyPem = Files.writeString(dir.resolve("key.pem"), "-----BEGIN PRIVATE KEY-----\n"
+                    + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(key.getEncoded()) + "\n-----END PRIVATE KEY-----\n");
+            try {
+                openssl = new OpenSslServerHandshake(certificate.certificateFile(), keyPem);
+            } catch (Throwable e) {
+                throw new IllegalStateException("OpenSSL through java.lang.foreign: " + e, e);
+            }
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        if (openssl != null) openssl.close();
     }
 
     @Setup(Level.Iteration)
@@ -108,7 +126,7 @@ public class TlsHandshakeBenchmark {
     }
 
     @Benchmark
-    public int handshake() throws Exception {
+    public int handshake() throws Throwable {
         // no peer name: the client caches no session, so every handshake is a full one (with a name,
         // a JSSE client resumes the session the JSSE server's ticket gave it, and measures that instead)
         SSLEngine client = clientContext.createSSLEngine();
@@ -116,6 +134,7 @@ public class TlsHandshakeBenchmark {
         SSLParameters parameters = client.getSSLParameters();
         parameters.setNamedGroups(GROUPS);
         client.setSSLParameters(parameters);
+        if (openssl != null) return handshakeWithOpenSsl(client);
         long created = System.nanoTime(); // making and freeing the engine is the server's per-connection cost too
         SSLEngine serverEngine = server.equals("jsse") ? jsse.createSSLEngine() : boringssl.newEngine(PooledByteBufAllocator.DEFAULT);
         serverEngine.setUseClientMode(false);
@@ -129,6 +148,39 @@ public class TlsHandshakeBenchmark {
         } finally {
             long freed = System.nanoTime();
             if (serverEngine instanceof ReferenceCountedOpenSslEngine native_) native_.release(); // frees the SSL now
+            serverNanos += System.nanoTime() - freed;
+        }
+    }
+
+    /** The same handshake, the server being OpenSSL over memory BIOs: its SSL made, driven and freed in the timing. */
+    private int handshakeWithOpenSsl(SSLEngine client) throws Throwable {
+        long start = System.nanoTime();
+        openssl.begin();
+        serverNanos += System.nanoTime() - start;
+        try {
+            client.beginHandshake();
+            toServer.clear();
+            toClient.clear();
+            boolean clientDone = false;
+            boolean serverDone = false;
+            boolean[] done = new boolean[1];
+            for (int round = 0; round < 100 && !(clientDone && serverDone && toServer.position() == 0 && toClient.position() == 0);
+                 round++) {
+                clientDone |= step(client, toServer, toClient, false);
+                byte[] fromClient = new byte[toServer.flip().remaining()];
+                toServer.get(fromClient).clear();
+                long turn = System.nanoTime();
+                byte[] reply = openssl.step(fromClient, fromClient.length, done);
+                serverNanos += System.nanoTime() - turn;
+                serverDone |= done[0];
+                toClient.put(reply);
+            }
+            if (!(clientDone && serverDone)) throw new IllegalStateException("the OpenSSL handshake did not finish");
+            handshakes++;
+            return client.getSession().getCipherSuite().length();
+        } finally {
+            long freed = System.nanoTime();
+            openssl.end();
             serverNanos += System.nanoTime() - freed;
         }
     }
