@@ -1,6 +1,7 @@
 package dev.petrel.server;
 
 import dev.petrel.server.engine.CompressingResponse;
+import dev.petrel.server.engine.DelegatingHandler;
 import java.util.Objects;
 
 /**
@@ -32,23 +33,13 @@ public final class Compression {
     public static Handler gzip(Handler handler, int minBytes) {
         Objects.requireNonNull(handler, "handler");
         if (minBytes < 0) throw new IllegalArgumentException("minBytes must not be negative");
-        return new Handler() {
+        return new DelegatingHandler(handler) {
             @Override
             public void handle(Request request, Response response) throws Exception {
                 CompressingResponse compressing = new CompressingResponse(response, request.header("Accept-Encoding"),
                         "HEAD".equals(request.method()), minBytes);
                 handler.handle(request, compressing);
                 if (!compressing.detached()) compressing.finish();
-            }
-
-            @Override
-            public boolean mayBlock() {
-                return handler.mayBlock();
-            }
-
-            @Override
-            public boolean mayBlock(Request request) {
-                return handler.mayBlock(request);
             }
         };
     }

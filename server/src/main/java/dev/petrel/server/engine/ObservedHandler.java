@@ -14,8 +14,7 @@ import java.time.ZoneId;
  * cut), records it. Wrapping the handler, rather than settings passed to every protocol, keeps the
  * observing out of the protocols: each one only runs exchanges.
  */
-public final class ObservedHandler implements Handler {
-    private final Handler handler;
+public final class ObservedHandler extends DelegatingHandler {
     private final AccessLogWriter writer; // null: no access log
     private final AccessLog.Format format;
     private final InstantSource clock;
@@ -28,8 +27,8 @@ public final class ObservedHandler implements Handler {
      */
     public ObservedHandler(Handler handler, AccessLogWriter writer, AccessLog.Format format, InstantSource clock, ZoneId zone,
                            ConnectorCounters counters) {
+        super(handler);
         if (writer == null && counters == null) throw new IllegalArgumentException("nothing to observe: run the handler itself");
-        this.handler = handler;
         this.writer = writer;
         this.format = format;
         this.clock = clock;
@@ -45,16 +44,6 @@ public final class ObservedHandler implements Handler {
     @Override
     public void handle(Request request, Response response) throws Exception {
         handler.handle(request, response); // Exchange unwraps this; here only for a caller that does not
-    }
-
-    @Override
-    public boolean mayBlock() {
-        return handler.mayBlock();
-    }
-
-    @Override
-    public boolean mayBlock(Request request) {
-        return handler.mayBlock(request);
     }
 
     /** An exchange is starting. */
