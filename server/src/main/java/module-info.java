@@ -14,6 +14,7 @@ module dev.petrel.server {
     requires jdk.unsupported;  // sun.misc.Signal: SIGTERM and SIGHUP for ./petrel serve
 
     exports dev.petrel.server;
+    uses dev.petrel.server.TlsEngineProvider; // TLS engines besides the JDK's (petrel-tls-native provides one)
     uses dev.petrel.server.MetricsExporter; // the admin listener's /metrics (petrel-metrics provides one)
     exports dev.petrel.server.files;
 }

@@ -183,6 +183,17 @@ public final class Server implements AutoCloseable {
     }
 
     /**
+     * What serves TLS on the first HTTPS connector, for logs: e.g. {@code JSSE (JDK 25.0.1)} or
+     * {@code BoringSSL (netty-tcnative 2.0.84.Final)}.
+     *
+     * @throws IllegalStateException when the server has no HTTPS connector
+     */
+    public String tlsEngine() {
+        if (tlsContexts.isEmpty()) throw new IllegalStateException("this server has no HTTPS connector");
+        return tlsContexts.getFirst().current().engines().description();
+    }
+
+    /**
      * Re-reads the certificate and key files of every HTTPS connector and serves them to new
      * connections; open ones keep theirs. When a file is missing, bad or expired, that
      * connector's current certificates stay.
@@ -219,6 +230,7 @@ public final class Server implements AutoCloseable {
             clean &= listener.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         }
         group.close();
+        tlsContexts.forEach(ReloadableTlsContext::close); // engines still open are freed as they close
         if (accessLog != null) accessLog.close(); // after the last exchange: every line written
         return clean;
     }
@@ -473,8 +485,13 @@ public final class Server implements AutoCloseable {
             ConnectionLimit shared = new ConnectionLimit(limit); // one limit over every connector
             DateCache dates = new DateCache(clock);
             List<ReloadableTlsContext> tlsContexts = new ArrayList<>();
-            for (Connector connector : all) {
-                if (connector.kind() == Connector.Kind.HTTPS) tlsContexts.add(ReloadableTlsContext.load(servedOverTls(connector.tls())));
+            try {
+                for (Connector connector : all) {
+                    if (connector.kind() == Connector.Kind.HTTPS) tlsContexts.add(ReloadableTlsContext.load(servedOverTls(connector.tls())));
+                }
+            } catch (IOException | RuntimeException | Error e) {
+                tlsContexts.forEach(ReloadableTlsContext::close);
+                throw e;
             }
             AccessLogWriter accessLogWriter = accessLog == null ? null : new AccessLogWriter(accessLog.file());
             List<ConnectorCounters> counters = new ArrayList<>();
@@ -484,6 +501,7 @@ public final class Server implements AutoCloseable {
                 group = TransportGroup.open(transport, settings);
             } catch (IOException | RuntimeException | Error e) {
                 if (accessLogWriter != null) accessLogWriter.close();
+                tlsContexts.forEach(ReloadableTlsContext::close);
                 throw e;
             }
             List<Listener<?>> opened = new ArrayList<>();
@@ -509,6 +527,7 @@ public final class Server implements AutoCloseable {
                 watchers.forEach(CertificateWatcher::close);
                 opened.forEach(Listener::close); // no half-started server, whatever failed
                 group.close();
+                tlsContexts.forEach(ReloadableTlsContext::close);
                 if (accessLogWriter != null) accessLogWriter.close();
                 throw e;
             }

@@ -25,6 +25,9 @@ import java.util.Set;
  *   <tr><td>{@code applicationProtocols}</td><td>{@code http/1.1}</td><td>ALPN; {@code h2} goes first once served</td></tr>
  *   <tr><td>{@code handshakeTimeout}</td><td>10 s</td><td>a client that does not finish its handshake in time is cut,
  *       so a silent or slow one cannot hold a connection</td></tr>
+ *   <tr><td>{@code engine}</td><td>{@value #JSSE}, or the {@code petrel.tls.engine} system property</td><td>the JDK's
+ *       own TLS needs nothing more; {@value #NATIVE} (BoringSSL, module {@code petrel-tls-native}) does a full
+ *       handshake in a fraction of JSSE's CPU time</td></tr>
  *   <tr><td>{@code clientAuth}</td><td>{@link ClientAuth#NONE}</td><td>client certificates are for the few services
  *       that authenticate clients by them; asked for, they are checked against {@code trustedCertificates}
  *       (the JDK's trust store when none is given) and handed to the handler in {@link TlsDetails}</td></tr>
@@ -59,6 +62,21 @@ public final class TlsConfig {
     /** HTTP/1.1 only, until h2 is served. */
     public static final List<String> DEFAULT_APPLICATION_PROTOCOLS = List.of("http/1.1");
 
+    /** The JDK's own TLS (JSSE): always there. */
+    public static final String JSSE = "jsse";
+
+    /**
+     * BoringSSL through netty-tcnative, from the optional module {@code petrel-tls-native}: a full
+     * handshake costs a fraction of JSSE's CPU time.
+     */
+    public static final String NATIVE = "native";
+
+    /**
+     * The system property naming the engine of every configuration that names none: a whole
+     * application, or a test suite, moves to the other engine without a change of code.
+     */
+    public static final String ENGINE_PROPERTY = "petrel.tls.engine";
+
     /** Ten seconds. */
     public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
 
@@ -92,6 +110,7 @@ public final class TlsConfig {
     private final Duration handshakeTimeout;
     private final ClientAuth clientAuth;
     private final TrustedCertificates trustedCertificates;
+    private final String engine;
 
     private TlsConfig(Builder builder) {
         this.certificates = List.copyOf(builder.certificates);
@@ -101,6 +120,13 @@ public final class TlsConfig {
         this.handshakeTimeout = builder.handshakeTimeout;
         this.clientAuth = builder.clientAuth;
         this.trustedCertificates = builder.trustedCertificates;
+        this.engine = builder.engine != null ? builder.engine : defaultEngine();
+    }
+
+    /** {@value #ENGINE_PROPERTY} when set (and not blank), else {@value #JSSE}. */
+    private static String defaultEngine() {
+        String named = System.getProperty(ENGINE_PROPERTY);
+        return named == null || named.isBlank() ? JSSE : named.strip();
     }
 
     /** A builder with the defaults and no certificate yet. */
@@ -138,6 +164,7 @@ public final class TlsConfig {
         builder.handshakeTimeout = handshakeTimeout;
         builder.clientAuth = clientAuth;
         builder.trustedCertificates = trustedCertificates;
+        builder.engine = engine;
         return builder;
     }
 
@@ -176,6 +203,16 @@ public final class TlsConfig {
         return trustedCertificates;
     }
 
+    /**
+     * The TLS engine's name: {@value #JSSE}, {@value #NATIVE}, or another
+     * {@link TlsEngineProvider} on the class path answers to. Checked when the server starts: an
+     * engine that is not there, or cannot load its library, stops the start with one line saying
+     * so, never falling back to another silently.
+     */
+    public String engine() {
+        return engine;
+    }
+
     /** Every file read by the certificate sources and the trusted certificates, once each, in order. */
     public List<Path> files() {
         Set<Path> files = new LinkedHashSet<>();
@@ -188,7 +225,7 @@ public final class TlsConfig {
     public String toString() {
         return "TlsConfig[certificates=" + certificates + ", protocols=" + protocols + ", applicationProtocols="
                 + applicationProtocols + ", handshakeTimeout=" + handshakeTimeout + ", clientAuth=" + clientAuth
-                + (trustedCertificates == null ? "" : " trusting " + trustedCertificates.file()) + "]";
+                + (trustedCertificates == null ? "" : " trusting " + trustedCertificates.file()) + ", engine=" + engine + "]";
     }
 
     /** Collects certificates and settings; {@link #build()} checks them. */
@@ -200,8 +237,22 @@ public final class TlsConfig {
         private Duration handshakeTimeout = DEFAULT_HANDSHAKE_TIMEOUT;
         private ClientAuth clientAuth = ClientAuth.NONE;
         private TrustedCertificates trustedCertificates;
+        private String engine; // null: the default, decided by build()
 
         private Builder() {}
+
+        /**
+         * Chooses the TLS engine.
+         *
+         * @param name {@value #JSSE}, {@value #NATIVE} (needs {@code petrel-tls-native} on the class
+         *     path), or the name of another {@link TlsEngineProvider}
+         */
+        public Builder engine(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) throw new IllegalArgumentException("engine must not be blank");
+            this.engine = name.strip();
+            return this;
+        }
 
         /**
          * Asks clients for a certificate, checked against the JDK's trust store.

@@ -19,10 +19,11 @@ import java.util.Locale;
  * @param protocols the TLS versions, or null for the default
  * @param cipherSuites the cipher suites, or null for the default
  * @param handshakeTimeout the handshake timeout, or null for the default
+ * @param engine the TLS engine ({@code jsse}, {@code native}), or null for the default
  */
 record HttpsOptions(int port, List<CertificateFiles> certificates, Path passwordFile, Path selfSignedDirectory,
                     TlsConfig.ClientAuth clientAuth, Path trust, List<String> protocols, List<String> cipherSuites,
-                    java.time.Duration handshakeTimeout) {
+                    java.time.Duration handshakeTimeout, String engine) {
     /** The environment variable holding the password of a {@code --tls-trust} store. */
     static final String TRUST_PASSWORD_VARIABLE = "PETREL_TLS_TRUST_PASSWORD";
 

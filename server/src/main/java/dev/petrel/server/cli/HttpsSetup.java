@@ -49,11 +49,12 @@ final class HttpsSetup {
         return clientAuth(config, options).build();
     }
 
-    /** {@code --tls-protocols}, {@code --tls-ciphers}, {@code --tls-handshake-timeout}, then client authentication. */
+    /** {@code --tls-protocols}, {@code --tls-ciphers}, {@code --tls-handshake-timeout}, {@code --tls-engine}, then client authentication. */
     private static TlsConfig.Builder clientAuth(TlsConfig.Builder config, HttpsOptions options) {
         if (options.protocols() != null) config.protocols(options.protocols().toArray(String[]::new));
         if (options.cipherSuites() != null) config.cipherSuites(options.cipherSuites().toArray(String[]::new));
         if (options.handshakeTimeout() != null) config.handshakeTimeout(options.handshakeTimeout());
+        if (options.engine() != null) config.engine(options.engine());
         return clientAuthOnly(config, options);
     }
 

@@ -170,8 +170,9 @@ public final class Main {
         if (server.servesHttps()) urls.add("https://" + hostForUrl(server.httpsAddress()) + ":" + server.httpsAddress().getPort() + "/");
         if (server.servesAjp()) urls.add("ajp://" + hostForUrl(server.ajpAddress()) + ":" + server.ajpAddress().getPort() + "/");
         if (admin != null) urls.add("admin http://" + hostForUrl(admin.address()) + ":" + admin.address().getPort() + "/health");
-        log.log(System.Logger.Level.INFO, "Petrel {0} ready: transport={1}, {2} serving {3}, in {4} ms since JVM start",
-                Version.get(), options.transport().cliName(), String.join(" and ", urls), site, String.valueOf(readyMillis));
+        String tls = server.servesHttps() ? ", TLS by " + server.tlsEngine() : "";
+        log.log(System.Logger.Level.INFO, "Petrel {0} ready: transport={1}{5}, {2} serving {3}, in {4} ms since JVM start",
+                Version.get(), options.transport().cliName(), String.join(" and ", urls), site, String.valueOf(readyMillis), tls);
         try {
             stopRequested.await();
         } catch (InterruptedException e) {

@@ -10,6 +10,9 @@ import javax.net.ssl.SSLEngine;
  * takes the context current when it starts ({@link #newEngine()}); connections
  * already open keep the engine, and so the certificate, they began with.
  *
+ * <p>The context a reload replaces is retired: engines of its own (BoringSSL's) are freed as the
+ * connections that use them close, and then the context itself.
+ *
  * <p>Thread-safe: the current context is one volatile field, read without locking on every
  * connection; reloads are serialized so a file-change reload and a SIGHUP reload cannot
  * interleave.
@@ -56,7 +59,14 @@ public final class ReloadableTlsContext {
      */
     public synchronized TlsContext reload() throws TlsConfigException {
         TlsContext next = TlsContextFactory.create(config);
+        TlsContext previous = current;
         current = next;
+        previous.retire();
         return next;
+    }
+
+    /** The server stopped: no engine will be made any more; those still open are freed as their connections close. */
+    public synchronized void close() {
+        current.retire();
     }
 }

@@ -1,29 +1,25 @@
 package dev.petrel.server.tls;
 
 import dev.petrel.server.TlsConfig;
-import dev.petrel.server.tls.TlsContextFactory;
+import dev.petrel.server.TlsEngineProvider;
 import java.time.Duration;
 import java.util.List;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLParameters;
 
 /**
- * A loaded, checked TLS configuration: the JSSE {@link SSLContext} (its key manager choosing the
- * certificate by SNI) and the {@link SSLParameters} every server-side engine gets.
- * Immutable; a reload builds a new one (see {@link ReloadableTlsContext}). Made by
- * {@link TlsContextFactory#create}.
+ * A loaded, checked TLS configuration: its certificates and the engine's
+ * {@link TlsEngineProvider.Engines} that serve them. Immutable; a reload builds a new one (see
+ * {@link ReloadableTlsContext}) and {@linkplain #retire() retires} this one, whose live engines
+ * keep working until their connections close. Made by {@link TlsContextFactory#create}.
  */
 public final class TlsContext {
     private final TlsConfig config;
-    private final SSLContext sslContext;
-    private final SSLParameters parameters;
+    private final TlsEngineProvider.Engines engines;
     private final List<ServerCertificate> certificates;
 
-    TlsContext(TlsConfig config, SSLContext sslContext, SSLParameters parameters, List<ServerCertificate> certificates) {
+    TlsContext(TlsConfig config, TlsEngineProvider.Engines engines, List<ServerCertificate> certificates) {
         this.config = config;
-        this.sslContext = sslContext;
-        this.parameters = parameters;
+        this.engines = engines;
         this.certificates = List.copyOf(certificates);
     }
 
@@ -32,17 +28,9 @@ public final class TlsContext {
         return config;
     }
 
-    /** The JSSE context; engines made from it directly need {@link #parameters()} applied. */
-    public SSLContext sslContext() {
-        return sslContext;
-    }
-
-    /**
-     * A fresh copy of the server parameters: protocols, cipher suites in server order, ALPN, no
-     * SNI matcher, no client authentication.
-     */
-    public SSLParameters parameters() {
-        return TlsContextFactory.copy(parameters);
+    /** The engine's side: what makes and frees {@link SSLEngine}s. */
+    public TlsEngineProvider.Engines engines() {
+        return engines;
     }
 
     /** The certificates served, the default first. */
@@ -55,12 +43,9 @@ public final class TlsContext {
         return config.handshakeTimeout();
     }
 
-    /** A server-mode engine with the parameters applied, for one connection. */
+    /** A server-mode engine, configured, for one connection; {@link #release} it once that has closed. */
     public SSLEngine newEngine() {
-        SSLEngine engine = sslContext.createSSLEngine();
-        engine.setUseClientMode(false);
-        engine.setSSLParameters(parameters());
-        return engine;
+        return engines.newEngine(null, -1);
     }
 
     /**
@@ -70,9 +55,16 @@ public final class TlsContext {
      * @param peerPort the client's port
      */
     public SSLEngine newEngine(String peerHost, int peerPort) {
-        SSLEngine engine = sslContext.createSSLEngine(peerHost, peerPort);
-        engine.setUseClientMode(false);
-        engine.setSSLParameters(parameters());
-        return engine;
+        return engines.newEngine(peerHost, peerPort);
+    }
+
+    /** Frees what {@code engine}, made here, holds; once, after its connection closed. */
+    public void release(SSLEngine engine) {
+        engines.release(engine);
+    }
+
+    /** No new engines from here: a newer context replaced this one, or the server stopped. */
+    void retire() {
+        engines.close();
     }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.net.ssl.ExtendedSSLSession;
 import javax.net.ssl.SNIHostName;
@@ -42,8 +43,8 @@ import javax.net.ssl.StandardConstants;
  *
  * <p>Memory: three heap buffers, sized once from the engine's session at construction and never
  * grown: ciphertext in ({@link SSLSession#getPacketBufferSize()}, 16,709 bytes on the JDK),
- * plaintext in ({@link SSLSession#getApplicationBufferSize()}, 16,704) and ciphertext out (one
- * packet again), about 49 KiB a connection besides the {@code SSLEngine} itself. A record that
+ * plaintext in (the larger of {@link SSLSession#getApplicationBufferSize()} and a packet) and
+ * ciphertext out (one packet again), about 49 KiB a connection besides the {@code SSLEngine} itself. A record that
  * does not fit them is an error, not a reason to grow.
  *
  * <p>Threads: full duplex. One thread may read while another writes, as the {@code SSLEngine}
@@ -67,6 +68,8 @@ public final class TlsEndpoint implements Endpoint {
 
     private final Endpoint raw;
     private final SSLEngine engine;
+    private final Consumer<SSLEngine> release;
+    private final AtomicBoolean released = new AtomicBoolean();
     private final ReentrantLock readLock = new ReentrantLock();
     private final ReentrantLock writeLock = new ReentrantLock();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -75,6 +78,7 @@ public final class TlsEndpoint implements Endpoint {
     private final ByteBuffer netIn;   // ciphertext received, not unwrapped yet: from position to limit
     private final ByteBuffer appIn;   // plaintext unwrapped, not read yet: from position to limit
     private boolean sniffed;          // the first byte was looked at
+    private boolean unwrappedSinceWrap; // the handshake took client bytes since the server last wrapped
     private boolean inboundDone;      // the peer's close_notify or end of stream was read
     // guarded by writeLock
     private final ByteBuffer netOut;  // ciphertext wrapped, not written yet: from 0 to position
@@ -92,15 +96,28 @@ public final class TlsEndpoint implements Endpoint {
 
     /**
      * TLS over {@code raw} with {@code engine}, a server-mode engine configured by the caller and
-     * not used yet. Nothing is read or written until {@link #handshake}.
+     * not used yet, which holds nothing to free. Nothing is read or written until {@link #handshake}.
      */
     public TlsEndpoint(Endpoint raw, SSLEngine engine) {
+        this(raw, engine, unused -> { });
+    }
+
+    /**
+     * Like {@link #TlsEndpoint(Endpoint, SSLEngine)}, for an engine that must be freed: once this
+     * endpoint is closed and no thread is inside it any more, {@code release} gets the engine,
+     * exactly once, on whichever thread left last (see {@link #releaseIfIdle}).
+     */
+    public TlsEndpoint(Endpoint raw, SSLEngine engine, Consumer<SSLEngine> release) {
         this.raw = Objects.requireNonNull(raw, "raw");
         this.engine = Objects.requireNonNull(engine, "engine");
+        this.release = Objects.requireNonNull(release, "release");
         if (engine.getUseClientMode()) throw new IllegalArgumentException("the SSLEngine must be in server mode");
         SSLSession session = engine.getSession();
         this.netIn = ByteBuffer.allocate(session.getPacketBufferSize()).limit(0);
-        this.appIn = ByteBuffer.allocate(session.getApplicationBufferSize()).limit(0);
+        // Room for a whole record's ciphertext, not only its plaintext: an engine over OpenSSL or
+        // BoringSSL checks the room against the record's length before decrypting it (16,401 bytes
+        // for 16 KiB of TLS 1.3 plaintext), and would otherwise ask for a larger buffer every time.
+        this.appIn = ByteBuffer.allocate(Math.max(session.getApplicationBufferSize(), session.getPacketBufferSize())).limit(0);
         this.netOut = ByteBuffer.allocate(session.getPacketBufferSize());
     }
 
@@ -173,28 +190,70 @@ public final class TlsEndpoint implements Endpoint {
         } finally {
             writeLock.unlock();
             readLock.unlock();
+            releaseIfIdle();
         }
     }
 
     private void handshakeStep(long deadline, int timeoutMillis) throws IOException {
         switch (engine.getHandshakeStatus()) {
-            case NEED_TASK -> runDelegatedTasks();
+            case NEED_TASK -> {
+                runDelegatedTasks();
+                if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) unwrapAfterTasks();
+            }
             case NEED_WRAP -> {
-                if (wrapAndSend(EMPTY).getStatus() == Status.CLOSED) {
-                    throw new SSLHandshakeException("TLS handshake ended by the engine");
-                }
+                unwrappedSinceWrap = false;
+                SSLEngineResult result = wrapAndSend(EMPTY);
+                if (result.getStatus() == Status.CLOSED) throw new SSLHandshakeException("TLS handshake ended by the engine");
+                if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
             }
             case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
                 SSLEngineResult result = unwrap();
                 switch (result.getStatus()) {
-                    case OK -> { }
-                    case BUFFER_UNDERFLOW -> receiveHandshake(deadline, timeoutMillis);
+                    case OK -> {
+                        if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
+                        else if (result.bytesConsumed() > 0) unwrappedSinceWrap = true;
+                    }
+                    case BUFFER_UNDERFLOW -> {
+                        if (unwrappedSinceWrap && askedToWrap()) return;
+                        receiveHandshake(deadline, timeoutMillis);
+                    }
                     case CLOSED -> throw new SSLHandshakeException("the client closed the connection during the TLS handshake");
                     case BUFFER_OVERFLOW -> throw new SSLException("TLS record larger than " + appIn.capacity() + " bytes of plaintext");
                 }
             }
             case NOT_HANDSHAKING, FINISHED -> finishHandshake();
         }
+    }
+
+    /**
+     * Whether a wrap, asked for before waiting on the client, got the handshake further. An engine
+     * over OpenSSL or BoringSSL (netty-tcnative's) learns that the client's last handshake message
+     * completed the handshake only on its next call, and still says it needs to unwrap: waiting for
+     * the client would then wait for a request it may never send first. A wrap with nothing to send
+     * is allowed at any time, and an engine that has nothing to say (the JDK's, which needs the
+     * client's next flight) produces nothing.
+     */
+    private boolean askedToWrap() throws IOException {
+        unwrappedSinceWrap = false;
+        SSLEngineResult result = wrapAndSend(EMPTY);
+        if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) {
+            finishHandshake();
+            return true;
+        }
+        return result.bytesProduced() > 0 || engine.getHandshakeStatus() != HandshakeStatus.NEED_UNWRAP;
+    }
+
+    /**
+     * Gives the engine an unwrap of what is buffered (often nothing) between its delegated tasks
+     * and the wrap they asked for. Netty's engine over BoringSSL learns only in an unwrap that the
+     * client's hello failed (no shared cipher, say), and then queues the alert for the wrap; a wrap
+     * straight after the tasks throws without sending it, and the client sees the connection
+     * drop with no reason. The JDK's engine answers this unwrap with no progress, still wanting
+     * to wrap; what the call says is not needed either way, since the loop asks the engine's status.
+     */
+    private void unwrapAfterTasks() throws SSLException {
+        SSLEngineResult result = unwrap();
+        if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
     }
 
     /** Reads more of the client's handshake; the first bytes read tell TLS from plain HTTP. */
@@ -326,6 +385,7 @@ public final class TlsEndpoint implements Endpoint {
             return fillPlaintext(true, deadline, timeoutMillis) < 0 ? -1 : take(dst);
         } finally {
             readLock.unlock();
+            releaseIfIdle();
         }
     }
 
@@ -351,6 +411,7 @@ public final class TlsEndpoint implements Endpoint {
             return fillPlaintext(false, 0, 0) < 0 ? -1 : take(dst);
         } finally {
             readLock.unlock();
+            releaseIfIdle();
         }
     }
 
@@ -371,7 +432,7 @@ public final class TlsEndpoint implements Endpoint {
                     }
                     case BUFFER_OVERFLOW -> throw new SSLException("TLS record larger than " + appIn.capacity() + " bytes of plaintext");
                     case OK -> {
-                        afterUnwrap(mayWait);
+                        afterUnwrap(result, mayWait);
                         if (result.bytesConsumed() > 0 || result.bytesProduced() > 0) continue; // data, or a record without any
                     }
                     case BUFFER_UNDERFLOW -> { } // a partial record: read more
@@ -392,8 +453,11 @@ public final class TlsEndpoint implements Endpoint {
      * post-handshake messages (a client's KeyUpdate), answered here; in TLS 1.2 it is a
      * renegotiation, refused.
      */
-    private void afterUnwrap(boolean mayWrite) throws IOException {
-        HandshakeStatus status = engine.getHandshakeStatus();
+    private void afterUnwrap(SSLEngineResult result, boolean mayWrite) throws IOException {
+        // Netty's engine over BoringSSL says only in the result that it has something to wrap (its
+        // refusal of a renegotiation); its status is back to NOT_HANDSHAKING by then
+        HandshakeStatus status = result.getHandshakeStatus() == HandshakeStatus.NEED_WRAP
+                ? HandshakeStatus.NEED_WRAP : engine.getHandshakeStatus();
         if (status == HandshakeStatus.NOT_HANDSHAKING) return;
         // once either side has closed, the engine reports it wants the other's close_notify: not a handshake
         if (closeNotifySent || engine.isOutboundDone() || engine.isInboundDone()) return;
@@ -514,6 +578,7 @@ public final class TlsEndpoint implements Endpoint {
             }
         } finally {
             writeLock.unlock();
+            releaseIfIdle();
         }
     }
 
@@ -583,6 +648,7 @@ public final class TlsEndpoint implements Endpoint {
         closed.set(true);
         if (notified) raw.closeGracefully(lingerMillis, lingerBytes);
         else raw.close();
+        releaseIfIdle();
     }
 
     /**
@@ -602,6 +668,30 @@ public final class TlsEndpoint implements Endpoint {
             }
         }
         raw.close();
+        releaseIfIdle();
+    }
+
+    /**
+     * Hands the engine to {@code release} once this endpoint is closed and no thread is inside
+     * it: called as each reader, writer and closer leaves. The last to leave a closed endpoint
+     * takes both locks, so the engine is never freed under a thread still unwrapping or wrapping
+     * with it (closing the raw endpoint first ends any thread's wait), and never twice.
+     */
+    private void releaseIfIdle() {
+        if (!closed.get() || released.get()) return;
+        // the thread is still inside (a close from within a read): its own way out releases
+        if (readLock.isHeldByCurrentThread() || writeLock.isHeldByCurrentThread()) return;
+        if (!readLock.tryLock()) return;
+        try {
+            if (!writeLock.tryLock()) return;
+            try {
+                if (released.compareAndSet(false, true)) release.accept(engine);
+            } finally {
+                writeLock.unlock();
+            }
+        } finally {
+            readLock.unlock();
+        }
     }
 
     private void sendCloseNotify() throws IOException {

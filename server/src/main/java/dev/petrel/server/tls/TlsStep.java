@@ -32,7 +32,7 @@ public final class TlsStep implements SelectionStep {
     @Override
     public Endpoint apply(Endpoint raw) throws IOException {
         TlsContext current = context.current();
-        TlsEndpoint tls = new TlsEndpoint(raw, current.newEngine());
+        TlsEndpoint tls = new TlsEndpoint(raw, current.newEngine(), current::release);
         try {
             tls.handshake((int) Math.clamp(current.handshakeTimeout().toMillis(), 1, Integer.MAX_VALUE));
             if (counters != null) counters.tlsHandshake(true);

@@ -81,7 +81,10 @@ class BadInputTest {
             try (RawClient client = RawClient.connect(server)) {
                 client.send(bad.bytes());
                 client.shutdownOutput(); // no more bytes will come: the server must not wait for a timeout
-                if (bad.status() == 0) {
+                // an input whose fault only the client's close_notify reveals cannot be answered by an engine that
+                // closes on it (TestServers.answersAfterCloseNotify): the server closes, as it must not wait either
+                boolean closeRevealsIt = bad.name().contains("cut short") || bad.name().contains("without last chunk");
+                if (bad.status() == 0 || closeRevealsIt && !TestServers.answersAfterCloseNotify(kind)) {
                     client.assertClosedByServer();
                 } else {
                     RawResponse response = client.read();

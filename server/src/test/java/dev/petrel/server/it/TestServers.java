@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.provider.Arguments;
 
 /** Starting servers for the tests: 127.0.0.1, a port the OS picks, a short shutdown grace. */
@@ -32,8 +33,16 @@ final class TestServers {
         return builder(kind, config, handler).start();
     }
 
+    /**
+     * Set by {@code petrel-tls-native}, which runs this suite again with its engine as every TLS
+     * configuration's default: the plain-HTTP variants ran in {@code petrel-server} already and
+     * would only test the same thing twice.
+     */
+    static final boolean TLS_ONLY = Boolean.getBoolean("petrel.test.tls-only");
+
     /** The builder {@link #start} uses, for settings beyond the config; a TLS variant serves HTTPS only. */
     static Server.Builder builder(Transport kind, ServerConfig config, Handler handler) {
+        skipUnlessTls(kind.tls());
         Server.Builder builder = Server.builder()
                 .host("127.0.0.1")
                 .port(0)
@@ -43,6 +52,22 @@ final class TestServers {
                 .handler(kind.handler(handler));
         if (kind.tls()) builder.plainHttp(false).https(0, TestCertificate.get().serverConfig());
         return builder;
+    }
+
+    /**
+     * Whether the server can still answer after the client's close_notify. The JDK's engine lets
+     * a TLS 1.3 client half-close (RFC 8446 section 6.1) and answers what it had sent; Netty's
+     * engine over BoringSSL (the native engine) closes its own side as soon as it reads the
+     * client's close_notify, as TLS 1.2 required, so nothing more can be written. Without TLS a
+     * half-close is always answered.
+     */
+    static boolean answersAfterCloseNotify(Transport kind) {
+        return !kind.tls() || !TestCertificate.get().serverConfig().engine().equals(dev.petrel.server.TlsConfig.NATIVE);
+    }
+
+    /** In a run for another TLS engine ({@link #TLS_ONLY}), skips a case that serves no TLS. */
+    static void skipUnlessTls(boolean servesTls) {
+        if (TLS_ONLY && !servesTls) Assumptions.abort(() -> "plain HTTP: run by petrel-server's own suite, not again for another TLS engine");
     }
 
     /**

@@ -64,12 +64,17 @@ class TruncatedBodyTest {
             client.send(cut.request);
             if (ending == Ending.HALF_CLOSE) client.shutdownOutput();
             else client.shutdownTcpOutput();
+            boolean answerable = ending != Ending.HALF_CLOSE || TestServers.answersAfterCloseNotify(kind);
 
             Throwable seen = spy.awaitFailure();
             assertThat(seen).as("what the handler's body read threw").isInstanceOf(IncompleteBodyException.class)
                     .hasMessageContaining("cut short").hasMessageContaining(cut.where);
             assertThat(((IncompleteBodyException) seen).status()).isEqualTo(400);
             assertThat(spy.seen()).as("the bytes the handler read before the failure").isEqualTo(cut.readByHandler);
+            if (!answerable) {
+                client.assertClosedByServer(); // the engine answered the close_notify with its own: nothing more to say
+                return;
+            }
 
             RawResponse response = client.read();
             assertThat(response.status()).isEqualTo(400);
@@ -91,7 +96,7 @@ class TruncatedBodyTest {
         }).build();
         try (Server server = TestServers.start(kind, app); RawClient client = RawClient.connect(server)) {
             client.send(CHUNKED.replace("/upload", "/swallow") + "5\r\nhel");
-            client.shutdownOutput();
+            endBody(client, kind);
             RawResponse response = client.read();
             assertThat(response.status()).isEqualTo(400);
             assertThat(response.text()).doesNotContain("stored");
@@ -111,7 +116,7 @@ class TruncatedBodyTest {
         }).build();
         try (Server server = TestServers.start(kind, app); RawClient client = RawClient.connect(server)) {
             client.send(CHUNKED.replace("/upload", "/careful") + "5\r\nhel");
-            client.shutdownOutput();
+            endBody(client, kind);
             RawResponse response = client.read();
             assertThat(response.status()).isEqualTo(422);
             assertThat(response.text()).isEqualTo("upload incomplete, nothing stored");
@@ -129,10 +134,20 @@ class TruncatedBodyTest {
         }).build();
         try (Server server = TestServers.start(kind, app); RawClient client = RawClient.connect(server)) {
             client.send(CHUNKED.replace("/upload", "/twice") + "5\r\nhel");
-            client.shutdownOutput();
+            endBody(client, kind);
             RawResponse response = client.read();
             assertThat(response.text()).isEqualTo("IncompleteBodyException|IncompleteBodyException");
         }
+    }
+
+    /**
+     * Ends the client's side with the body cut short, in the way the server can still answer: a
+     * TLS half-close, or a TCP one where the engine closes on close_notify
+     * ({@link TestServers#answersAfterCloseNotify}); these tests are about the handler, not the ending.
+     */
+    private static void endBody(RawClient client, Transport kind) throws IOException {
+        if (TestServers.answersAfterCloseNotify(kind)) client.shutdownOutput();
+        else client.shutdownTcpOutput();
     }
 
     private static String failureOf(dev.petrel.server.Request request) {

@@ -133,7 +133,7 @@ class CertificateChecksTest {
         TlsConfig some = a.config().toBuilder().cipherSuites("TLS_MADE_UP", "TLS_AES_128_GCM_SHA256").build();
         TlsConfig none = a.config().toBuilder().cipherSuites("TLS_MADE_UP").build();
 
-        assertThat(TlsContextFactory.create(some).parameters().getCipherSuites()).containsExactly("TLS_AES_128_GCM_SHA256");
+        assertThat(TlsContextFactory.create(some).newEngine().getEnabledCipherSuites()).containsExactly("TLS_AES_128_GCM_SHA256");
         assertOneLineError(() -> TlsContextFactory.create(none), "TLS: none of the cipher suites [TLS_MADE_UP] is supported by this JDK");
     }
 

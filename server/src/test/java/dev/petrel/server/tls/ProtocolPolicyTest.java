@@ -38,6 +38,11 @@ class ProtocolPolicyTest {
         context = TlsContextFactory.create(a.config());
     }
 
+    /** The JSSE side of the context: these tests look at the JDK's own parameters. */
+    private static JsseEngines jsse() {
+        return (JsseEngines) context.engines();
+    }
+
     @Test
     void engineHasTheDefaults() {
         SSLEngine engine = context.newEngine();
@@ -56,10 +61,10 @@ class ProtocolPolicyTest {
 
     @Test
     void parametersAreACopyEachTime() {
-        SSLParameters first = context.parameters();
+        SSLParameters first = jsse().parameters();
         first.setProtocols(new String[] {"TLSv1.2"});
 
-        assertThat(context.parameters().getProtocols()).containsExactly("TLSv1.3", "TLSv1.2");
+        assertThat(jsse().parameters().getProtocols()).containsExactly("TLSv1.3", "TLSv1.2");
         assertThat(context.newEngine().getEnabledProtocols()).containsExactly("TLSv1.3", "TLSv1.2");
     }
 
@@ -148,12 +153,12 @@ class ProtocolPolicyTest {
         private final CompletableFuture<Exception> handshake = new CompletableFuture<>();
 
         ServerUnderTest(TlsContext context) throws IOException {
-            listener = (SSLServerSocket) context.sslContext().getServerSocketFactory()
+            listener = (SSLServerSocket) jsse().sslContext().getServerSocketFactory()
                     .createServerSocket(0, 1, InetAddress.getLoopbackAddress());
             Thread.ofVirtual().start(() -> {
                 try (SSLSocket socket = (SSLSocket) listener.accept()) {
                     socket.setUseClientMode(false);
-                    socket.setSSLParameters(context.parameters());
+                    socket.setSSLParameters(jsse().parameters());
                     socket.setSoTimeout(10_000);
                     socket.startHandshake();
                     handshake.complete(null);
