@@ -123,8 +123,11 @@ public final class TlsConfig {
         this.engine = builder.engine != null ? builder.engine : defaultEngine();
     }
 
-    /** {@value #ENGINE_PROPERTY} when set (and not blank), else {@value #JSSE}. */
-    private static String defaultEngine() {
+    /**
+     * The engine of a configuration that names none: the {@value #ENGINE_PROPERTY} system property
+     * when set (and not blank), else {@value #JSSE}.
+     */
+    public static String defaultEngine() {
         String named = System.getProperty(ENGINE_PROPERTY);
         return named == null || named.isBlank() ? JSSE : named.strip();
     }

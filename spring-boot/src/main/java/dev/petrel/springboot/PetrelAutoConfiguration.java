@@ -16,7 +16,9 @@ import org.springframework.core.env.Environment;
  * {@code server.ssl.*} and {@code server.shutdown=graceful} keep their meaning.
  *
  * <p>Properties: {@code petrel.enabled} (default true; false leaves Tomcat's own NIO connector),
- * {@code petrel.transport} ({@code blocking}, {@code virtual} or {@code nio}, the default).
+ * {@code petrel.transport} ({@code blocking}, {@code virtual} or {@code nio}, the default),
+ * {@code petrel.tls-engine} ({@code jsse}, the default, or {@code native}: BoringSSL, with
+ * {@code petrel-tls-native} on the class path) for {@code server.ssl.*}.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -26,6 +28,7 @@ public class PetrelAutoConfiguration {
     /** The customizer that switches the connector; runs after Boot's own, which set port, address and SSL. */
     @Bean
     PetrelTomcatCustomizer petrelTomcatCustomizer(Environment environment) {
-        return new PetrelTomcatCustomizer(environment.getProperty("petrel.transport", "nio"));
+        return new PetrelTomcatCustomizer(environment.getProperty("petrel.transport", "nio"),
+                environment.getProperty("petrel.tls-engine"));
     }
 }

@@ -22,9 +22,11 @@ import org.springframework.core.Ordered;
  */
 final class PetrelTomcatCustomizer implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
     private final String transport;
+    private final String tlsEngine; // null: the default
 
-    PetrelTomcatCustomizer(String transport) {
+    PetrelTomcatCustomizer(String transport, String tlsEngine) {
         this.transport = transport;
+        this.tlsEngine = tlsEngine;
     }
 
     @Override
@@ -50,6 +52,7 @@ final class PetrelTomcatCustomizer implements WebServerFactoryCustomizer<TomcatS
         if (address != null) connector.setProperty("address", address.getHostAddress());
         if (bundle == null) return;
         connector.setProperty("SSLEnabled", "true");
+        if (tlsEngine != null) connector.setProperty("tlsEngine", tlsEngine);
         connector.setScheme("https");
         connector.setSecure(true);
         SSLHostConfig host = new SSLHostConfig();

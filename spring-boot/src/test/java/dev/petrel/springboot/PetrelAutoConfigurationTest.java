@@ -86,18 +86,23 @@ class PetrelAutoConfigurationTest {
     }
 
     @Test
-    void serverSslServesHttps(@TempDir Path dir) throws Exception {
+    void serverSslServesHttpsOnEitherTlsEngine(@TempDir Path dir) throws Exception {
         Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
                 "-nodes", "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
                 "-keyout", "key.pem", "-out", "cert.pem").directory(dir.toFile()).redirectErrorStream(true).start();
         String output = new String(openssl.getInputStream().readAllBytes());
         assertThat(openssl.waitFor()).as(output).isZero();
-        try (ConfigurableApplicationContext context = run("server.ssl.certificate=file:" + dir.resolve("cert.pem"),
-                "server.ssl.certificate-private-key=file:" + dir.resolve("key.pem"), "petrel.transport=nio")) {
-            assertThat(protocol(context)).isInstanceOf(PetrelHttp11Protocol.class);
-            HttpResponse<String> json = get(trusting(dir.resolve("cert.pem")), "https://127.0.0.1:" + port(context) + "/json");
-            assertThat(json.statusCode()).isEqualTo(200);
-            assertThat(json.body()).isEqualTo("{\"message\":\"HelloWorld\",\"secure\":true}");
+        for (String engine : new String[] {"jsse", "native"}) {
+            try (ConfigurableApplicationContext context = run("server.ssl.certificate=file:" + dir.resolve("cert.pem"),
+                    "server.ssl.certificate-private-key=file:" + dir.resolve("key.pem"), "petrel.transport=nio",
+                    "petrel.tls-engine=" + engine)) {
+                assertThat(protocol(context)).isInstanceOf(PetrelHttp11Protocol.class);
+                assertThat(((PetrelHttp11Protocol) protocol(context)).getTlsEngineInUse())
+                        .startsWith(engine.equals("native") ? "BoringSSL" : "JSSE");
+                HttpResponse<String> json = get(trusting(dir.resolve("cert.pem")), "https://127.0.0.1:" + port(context) + "/json");
+                assertThat(json.statusCode()).isEqualTo(200);
+                assertThat(json.body()).isEqualTo("{\"message\":\"HelloWorld\",\"secure\":true}");
+            }
         }
     }
 

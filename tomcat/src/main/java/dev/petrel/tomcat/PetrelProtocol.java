@@ -60,6 +60,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     private int gracefulStopMillis = 10_000;
     private long maxBodySize = Long.MAX_VALUE;
     private boolean sslEnabled;
+    private String tlsEngine; // null: TlsConfig's default (jsse, unless petrel.tls.engine says otherwise)
     private final List<SSLHostConfig> sslHostConfigs = new CopyOnWriteArrayList<>();
 
     /** The connector Petrel listens with: HTTP, HTTPS ({@code tls} not null) or AJP, on {@code host} and {@code port}. */
@@ -186,6 +187,38 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         this.sslEnabled = sslEnabled;
     }
 
+    /**
+     * Petrel's TLS engine: {@code jsse} (the JDK's, the default) or {@code native} (BoringSSL,
+     * needs {@code petrel-tls-native} beside this module); Tomcat's {@code sslImplementationName}
+     * sets it too.
+     */
+    public String getTlsEngine() {
+        return tlsEngine == null ? TlsConfig.defaultEngine() : tlsEngine;
+    }
+
+    public void setTlsEngine(String tlsEngine) {
+        this.tlsEngine = tlsEngine;
+    }
+
+    /**
+     * Tomcat's way to choose the TLS implementation, kept so that a {@code server.xml} written for
+     * Tomcat's own connectors means the same here: an OpenSSL implementation
+     * ({@code org.apache.tomcat.util.net.openssl.OpenSSLImplementation}, or the one under
+     * {@code openssl.panama}) chooses the native engine, {@code JSSEImplementation} the JDK's.
+     */
+    public void setSslImplementationName(String name) {
+        this.tlsEngine = name.contains(".openssl.") ? TlsConfig.NATIVE : TlsConfig.JSSE;
+    }
+
+    /**
+     * What serves TLS while started, e.g. {@code BoringSSL (netty-tcnative 2.0.84.Final)}: read-only,
+     * for JMX and logs; null without TLS or before start.
+     */
+    public String getTlsEngineInUse() {
+        Server running = server;
+        return running == null || !running.servesHttps() ? null : running.tlsEngine();
+    }
+
     /** Milliseconds {@link #stop()} lets requests in flight finish (default 10000). */
     public int getGracefulStopMillis() {
         return gracefulStopMillis;
@@ -266,7 +299,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         }
         String host = address == null ? "0.0.0.0" : address.getHostAddress();
         server = Server.builder()
-                .connector(connector(host, port == 0 ? 0 : port + portOffset, sslEnabled ? SslHostConfigs.toTlsConfig(sslHostConfigs, getName()) : null))
+                .connector(connector(host, port == 0 ? 0 : port + portOffset, sslEnabled ? SslHostConfigs.toTlsConfig(sslHostConfigs, getName(), tlsEngine) : null))
                 .transport(transport)
                 .maxConnections(maxConnections)
                 .backlog(acceptCount)
@@ -277,7 +310,8 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         asyncTimeouts.start(utilityExecutor);
         // named once bound, so that port 0 (any free port) gives the port taken, as in the log
         statistics.register(adapter == null ? null : adapter.getDomain(), getName());
-        LOG.info("Starting Petrel connector [" + getName() + "] on " + server.addresses());
+        LOG.info("Starting Petrel connector [" + getName() + "] on " + server.addresses()
+                + (server.servesHttps() ? ", TLS by " + server.tlsEngine() : ""));
     }
 
     private ServerConfig config() {

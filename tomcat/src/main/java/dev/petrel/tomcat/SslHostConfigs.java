@@ -28,8 +28,11 @@ final class SslHostConfigs {
 
     private SslHostConfigs() {}
 
-    /** The TLS configuration for {@code configs}, whose default host's certificates Petrel serves. */
-    static TlsConfig toTlsConfig(List<SSLHostConfig> configs, String connectorName) {
+    /**
+     * The TLS configuration for {@code configs}, whose default host's certificates Petrel serves,
+     * on {@code engine} (null: {@link TlsConfig}'s default).
+     */
+    static TlsConfig toTlsConfig(List<SSLHostConfig> configs, String connectorName, String engine) {
         SSLHostConfig chosen = null;
         for (SSLHostConfig config : configs) {
             if (DEFAULT_HOST.equals(config.getHostName())) chosen = config;
@@ -50,6 +53,7 @@ final class SslHostConfigs {
             add(tls, certificate, connectorName);
         }
         clientAuth(tls, chosen, connectorName);
+        if (engine != null) tls.engine(engine);
         return tls.build();
     }
 

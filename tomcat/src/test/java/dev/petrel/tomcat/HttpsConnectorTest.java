@@ -78,10 +78,19 @@ class HttpsConnectorTest {
         return start(transport, source, null);
     }
 
-    /** With {@code verification} ("required", "optional"), client certificates signed by ca.pem are asked for. */
     private static EmbeddedTomcat start(String transport, String source, String verification) throws IOException {
+        return start(transport, source, verification, null);
+    }
+
+    /**
+     * With {@code verification} ("required", "optional"), client certificates signed by ca.pem are
+     * asked for; with {@code sslImplementation}, Tomcat's attribute names the TLS implementation.
+     */
+    private static EmbeddedTomcat start(String transport, String source, String verification, String sslImplementation)
+            throws IOException {
         Connector connector = new Connector(new PetrelHttp11Protocol());
         connector.setProperty("transport", transport);
+        if (sslImplementation != null) connector.setProperty("sslImplementationName", sslImplementation);
         connector.setProperty("SSLEnabled", "true");
         connector.setScheme("https");
         connector.setSecure(true);
@@ -156,6 +165,25 @@ class HttpsConnectorTest {
             HttpResponse<String> jsp = client.send(HttpRequest.newBuilder(
                     URI.create("https://127.0.0.1:" + tomcat.port() + "/date.jsp")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(jsp.body()).contains("via https on port " + tomcat.port());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"blocking", "virtual", "nio"})
+    void tomcatsOpenSslImplementationNameChoosesTheNativeEngine(String transport) throws Exception {
+        try (EmbeddedTomcat tomcat = start(transport, "pkcs12", "optional", "org.apache.tomcat.util.net.openssl.OpenSSLImplementation")) {
+            PetrelHttp11Protocol protocol = (PetrelHttp11Protocol) tomcat.connector().getProtocolHandler();
+            assertThat(protocol.getTlsEngine()).isEqualTo("native");
+            assertThat(protocol.getTlsEngineInUse()).startsWith("BoringSSL");
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(
+                    URI.create("https://127.0.0.1:" + tomcat.port() + "/tls")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.body()).matches("https true TLS_\\S+ (128|256) TLSv1\\.[23]");
+            assertThat(output(curl(tomcat.port(), true))).isEqualTo("0 CN=alice");
+            assertThat(output(curl(tomcat.port(), false))).isEqualTo("0 anonymous");
+        }
+        try (EmbeddedTomcat tomcat = start(transport, "pem", null, "org.apache.tomcat.util.net.jsse.JSSEImplementation")) {
+            PetrelHttp11Protocol protocol = (PetrelHttp11Protocol) tomcat.connector().getProtocolHandler();
+            assertThat(protocol.getTlsEngineInUse()).startsWith("JSSE");
         }
     }
 }

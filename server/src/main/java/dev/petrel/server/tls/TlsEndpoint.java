@@ -672,6 +672,16 @@ public final class TlsEndpoint implements Endpoint {
     }
 
     /**
+     * Ends this endpoint without touching the raw one, which the caller goes on with (to answer a
+     * client that spoke clear text, see {@link #rejectPlainHttp}): the engine, which has seen no
+     * record, is freed, and nothing is sent.
+     */
+    void discard() {
+        closed.set(true);
+        releaseIfIdle();
+    }
+
+    /**
      * Hands the engine to {@code release} once this endpoint is closed and no thread is inside
      * it: called as each reader, writer and closer leaves. The last to leave a closed endpoint
      * takes both locks, so the engine is never freed under a thread still unwrapping or wrapping

@@ -39,6 +39,7 @@ public final class TlsStep implements SelectionStep {
             return tls;
         } catch (TlsEndpoint.PlainHttpOnTlsPortException e) {
             if (counters != null) counters.tlsHandshake(false);
+            tls.discard(); // the raw endpoint carries the clear-text answer now; only the engine goes
             TlsEndpoint.rejectPlainHttp(raw, clearTextAnswer);
             throw e;
         } catch (IOException | RuntimeException e) {

@@ -185,12 +185,16 @@ class ServeOptionsTest {
     @Test
     void tlsSettings() throws UsageException {
         HttpsOptions tls = parse("--https", "--tls-protocols", "TLSv1.3", "--tls-ciphers", "TLS_AES_256_GCM_SHA384, TLS_AES_128_GCM_SHA256",
-                "--tls-handshake-timeout", "3").https();
+                "--tls-handshake-timeout", "3", "--tls-engine", "native").https();
         assertThat(tls.protocols()).containsExactly("TLSv1.3");
+        assertThat(tls.engine()).isEqualTo("native");
+        assertThat(parse("--https").https().engine()).as("the default, decided by TlsConfig").isNull();
         assertThat(tls.cipherSuites()).containsExactly("TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256");
         assertThat(tls.handshakeTimeout()).isEqualTo(java.time.Duration.ofSeconds(3));
         assertThatThrownBy(() -> parse("--tls-protocols", "TLSv1.3"))
-                .hasMessage("--tls-protocols, --tls-ciphers and --tls-handshake-timeout need --https");
+                .hasMessage("--tls-protocols, --tls-ciphers, --tls-handshake-timeout and --tls-engine need --https");
+        assertThatThrownBy(() -> parse("--https", "--tls-engine", "openssl"))
+                .hasMessage("--tls-engine takes jsse or native, not 'openssl'");
     }
 
     @Test
