@@ -1,6 +1,9 @@
 package dev.petrel.microbench;
 
+import dev.petrel.server.TlsConfig;
 import dev.petrel.server.tls.SelfSignedCertificate;
+import dev.petrel.server.tls.TlsContext;
+import dev.petrel.server.tls.TlsContextFactory;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
 import io.netty.handler.ssl.SslContext;
@@ -56,13 +59,20 @@ public class TlsHandshakeBenchmark {
     /** -jvmArgsAppend -Dtrace=true prints every wrap and unwrap result: engines differ in how they report their state. */
     private static final boolean TRACE = Boolean.getBoolean("trace");
 
-    @Param({"jsse", "boringssl", "openssl"})
+    /**
+     * jsse, boringssl: the bare engines (an SSLContext, Netty's SslContextBuilder); openssl: the
+     * system's OpenSSL 3 by hand-written FFM downcalls; petrel-jsse, petrel-native: the engines as
+     * Petrel's HTTPS listener makes them (TlsContextFactory: the SNI key manager, Petrel's
+     * protocols, suites and groups, tickets on), which is what --tls-engine chooses between.
+     */
+    @Param({"jsse", "boringssl", "openssl", "petrel-jsse", "petrel-native"})
     public String server;
 
     private SSLContext clientContext;
     private SSLContext jsse;
     private SslContext boringssl;
     private OpenSslServerHandshake openssl;
+    private TlsContext petrel;
     private final ByteBuffer toServer = ByteBuffer.allocate(64 * 1024);
     private final ByteBuffer toClient = ByteBuffer.allocate(64 * 1024);
     private final ByteBuffer plain = ByteBuffer.allocate(64 * 1024);
@@ -98,6 +108,10 @@ public class TlsHandshakeBenchmark {
         boringssl = SslContextBuilder.forServer(key, cert).sslProvider(SslProvider.OPENSSL_REFCNT)
                 .protocols("TLSv1.3").build();
 
+        if (server.startsWith("petrel-")) {
+            petrel = TlsContextFactory.create(TlsConfig.builder().certificate(certificate.source())
+                    .engine(server.substring("petrel-".length())).build());
+        }
         if (server.equals("openssl")) {
             Path keyPem = Files.writeString(dir.resolve("key.pem"), "-----BEGIN PRIVATE KEY-----\n"
                     + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(key.getEncoded()) + "\n-----END PRIVATE KEY-----\n");
@@ -112,6 +126,7 @@ public class TlsHandshakeBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
         if (openssl != null) openssl.close();
+        if (petrel != null) petrel.engines().close();
     }
 
     @Setup(Level.Iteration)
@@ -136,7 +151,8 @@ public class TlsHandshakeBenchmark {
         client.setSSLParameters(parameters);
         if (openssl != null) return handshakeWithOpenSsl(client);
         long created = System.nanoTime(); // making and freeing the engine is the server's per-connection cost too
-        SSLEngine serverEngine = server.equals("jsse") ? jsse.createSSLEngine() : boringssl.newEngine(PooledByteBufAllocator.DEFAULT);
+        SSLEngine serverEngine = petrel != null ? petrel.newEngine()
+                : server.equals("jsse") ? jsse.createSSLEngine() : boringssl.newEngine(PooledByteBufAllocator.DEFAULT);
         serverEngine.setUseClientMode(false);
         serverNanos += System.nanoTime() - created;
         try {
@@ -147,7 +163,8 @@ public class TlsHandshakeBenchmark {
             return client.getSession().getCipherSuite().length();
         } finally {
             long freed = System.nanoTime();
-            if (serverEngine instanceof ReferenceCountedOpenSslEngine native_) native_.release(); // frees the SSL now
+            if (petrel != null) petrel.release(serverEngine);
+            else if (serverEngine instanceof ReferenceCountedOpenSslEngine native_) native_.release(); // frees the SSL now
             serverNanos += System.nanoTime() - freed;
         }
     }
