@@ -63,6 +63,11 @@ final class NativeEngines implements TlsEngineProvider.Engines {
     static NativeEngines create(TlsEngineProvider.Setup setup) throws TlsConfigException {
         TlsConfig config = setup.config();
         checkProtocols(config.protocols());
+        if (setup.keyManager().getServerAliases("EdDSA", null) != null) {
+            // Netty's key material manager knows RSA and EC keys only: the handshake would fail with internal_error
+            throw new TlsConfigException("TLS: the native engine cannot serve Ed25519 certificates (netty-tcnative"
+                    + " chooses RSA and EC keys only); use an EC or RSA certificate, or --tls-engine jsse");
+        }
         List<String> suites = supportedSuites(config.cipherSuites());
         SslContextBuilder builder = SslContextBuilder
                 // converted for BoringSSL once per alias: the aliases name fixed certificates of this context
