@@ -28,6 +28,9 @@ import java.util.Set;
  *   <tr><td>{@code engine}</td><td>{@value #JSSE}, or the {@code petrel.tls.engine} system property</td><td>the JDK's
  *       own TLS needs nothing more; {@value #NATIVE} (BoringSSL, module {@code petrel-tls-native}) does a full
  *       handshake in a fraction of JSSE's CPU time</td></tr>
+ *   <tr><td>{@code ocspResponse}</td><td>none</td><td>a DER OCSP response for the default certificate, stapled to
+ *       the handshakes that serve it (the native engine), and re-read when the file changes, so a job that
+ *       refreshes it (e.g. {@code openssl ocsp ... -respout}) keeps it current, as nginx's {@code ssl_stapling_file}</td></tr>
  *   <tr><td>{@code clientAuth}</td><td>{@link ClientAuth#NONE}</td><td>client certificates are for the few services
  *       that authenticate clients by them; asked for, they are checked against {@code trustedCertificates}
  *       (the JDK's trust store when none is given) and handed to the handler in {@link TlsDetails}</td></tr>
@@ -111,6 +114,7 @@ public final class TlsConfig {
     private final ClientAuth clientAuth;
     private final TrustedCertificates trustedCertificates;
     private final String engine;
+    private final Path ocspResponse;
 
     private TlsConfig(Builder builder) {
         this.certificates = List.copyOf(builder.certificates);
@@ -121,6 +125,7 @@ public final class TlsConfig {
         this.clientAuth = builder.clientAuth;
         this.trustedCertificates = builder.trustedCertificates;
         this.engine = builder.engine != null ? builder.engine : defaultEngine();
+        this.ocspResponse = builder.ocspResponse;
     }
 
     /**
@@ -168,6 +173,7 @@ public final class TlsConfig {
         builder.clientAuth = clientAuth;
         builder.trustedCertificates = trustedCertificates;
         builder.engine = engine;
+        builder.ocspResponse = ocspResponse;
         return builder;
     }
 
@@ -216,11 +222,17 @@ public final class TlsConfig {
         return engine;
     }
 
+    /** The DER OCSP response stapled for the default certificate, or {@code null} for none. */
+    public Path ocspResponse() {
+        return ocspResponse;
+    }
+
     /** Every file read by the certificate sources and the trusted certificates, once each, in order. */
     public List<Path> files() {
         Set<Path> files = new LinkedHashSet<>();
         for (CertificateSource source : certificates) files.addAll(source.files());
         if (trustedCertificates != null) files.add(trustedCertificates.file());
+        if (ocspResponse != null) files.add(ocspResponse);
         return List.copyOf(files);
     }
 
@@ -228,7 +240,7 @@ public final class TlsConfig {
     public String toString() {
         return "TlsConfig[certificates=" + certificates + ", protocols=" + protocols + ", applicationProtocols="
                 + applicationProtocols + ", handshakeTimeout=" + handshakeTimeout + ", clientAuth=" + clientAuth
-                + (trustedCertificates == null ? "" : " trusting " + trustedCertificates.file()) + ", engine=" + engine + "]";
+                + (trustedCertificates == null ? "" : " trusting " + trustedCertificates.file()) + ", engine=" + engine + (ocspResponse == null ? "" : ", stapling " + ocspResponse) + "]";
     }
 
     /** Collects certificates and settings; {@link #build()} checks them. */
@@ -241,8 +253,24 @@ public final class TlsConfig {
         private ClientAuth clientAuth = ClientAuth.NONE;
         private TrustedCertificates trustedCertificates;
         private String engine; // null: the default, decided by build()
+        private Path ocspResponse;
 
         private Builder() {}
+
+        /**
+         * Staples an OCSP response to the handshakes that serve the default (first) certificate, so
+         * that clients need not ask the certificate authority whether it was revoked. The file is
+         * read at start and at each reload (it is watched with the certificates); it must be the
+         * DER response for that certificate, as {@code openssl ocsp -respout} writes it. Served by
+         * the native engine; the JDK's engine fetches responses itself instead
+         * ({@code -Djdk.tls.stapling.enable=true}) and refuses this setting.
+         *
+         * @param derFile the response file
+         */
+        public Builder ocspResponse(Path derFile) {
+            this.ocspResponse = Objects.requireNonNull(derFile, "derFile");
+            return this;
+        }
 
         /**
          * Chooses the TLS engine.

@@ -1,5 +1,6 @@
 package dev.petrel.server;
 
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Objects;
 import javax.net.ssl.SSLEngine;
@@ -43,13 +44,36 @@ public interface TlsEngineProvider {
      *     the configuration asks for none
      * @param namedGroups the key exchange groups, in the server's order, by their JSSE names
      *     ({@link TlsConfig#NAMED_GROUPS})
+     * @param ocspResponses OCSP responses to staple, each for its certificate (read by Petrel from
+     *     {@link TlsConfig#ocspResponse()}); empty for none. A provider that cannot staple them
+     *     refuses a setup that has any.
      */
     record Setup(TlsConfig config, X509ExtendedKeyManager keyManager, X509TrustManager trustManager,
-                 List<String> namedGroups) {
+                 List<String> namedGroups, List<Staple> ocspResponses) {
         public Setup {
             Objects.requireNonNull(config, "config");
             Objects.requireNonNull(keyManager, "keyManager");
             namedGroups = List.copyOf(namedGroups);
+            ocspResponses = List.copyOf(ocspResponses);
+        }
+    }
+
+    /**
+     * An OCSP response to staple to the handshakes that serve {@code certificate}.
+     *
+     * @param certificate the server certificate the response is about
+     * @param response the DER-encoded OCSP response
+     */
+    record Staple(X509Certificate certificate, byte[] response) {
+        public Staple {
+            Objects.requireNonNull(certificate, "certificate");
+            response = response.clone();
+        }
+
+        /** A copy of the DER-encoded response. */
+        @Override
+        public byte[] response() {
+            return response.clone();
         }
     }
 

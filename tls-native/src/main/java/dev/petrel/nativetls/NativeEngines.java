@@ -27,14 +27,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.X509ExtendedKeyManager;
 
 /**
  * Server engines over one BoringSSL {@code SSL_CTX} (Netty's reference-counted OpenSSL context),
  * set up as the JSSE engine is: the configured protocols (TLS 1.3 and 1.2 by default), the
  * configured cipher suites BoringSSL has, in the server's order, the groups X25519, P-256 and
  * P-384, ALPN, client certificates checked by the JDK's trust manager, and session resumption by
- * tickets whose keys BoringSSL makes and rotates itself. BoringSSL refuses renegotiation as a
- * server, always.
+ * tickets whose keys BoringSSL makes and rotates itself, and an OCSP response stapled when its
+ * certificate is served ({@link StaplingKeyManager}). BoringSSL refuses renegotiation as a server,
+ * always.
  *
  * <p>The certificate is chosen per handshake by Petrel's key manager (SNI, the client's signature
  * algorithms), through Netty's caching key material provider, so that each certificate and key
@@ -69,9 +71,12 @@ final class NativeEngines implements TlsEngineProvider.Engines {
                     + " chooses RSA and EC keys only); use an EC or RSA certificate, or --tls-engine jsse");
         }
         List<String> suites = supportedSuites(config.cipherSuites());
+        boolean stapling = !setup.ocspResponses().isEmpty();
+        X509ExtendedKeyManager keys = stapling ? new StaplingKeyManager(setup.keyManager(), setup.ocspResponses()) : setup.keyManager();
         SslContextBuilder builder = SslContextBuilder
                 // converted for BoringSSL once per alias: the aliases name fixed certificates of this context
-                .forServer(new OpenSslCachingX509KeyManagerFactory(new KeyManagerFactoryWrapper(setup.keyManager())))
+                .forServer(new OpenSslCachingX509KeyManagerFactory(new KeyManagerFactoryWrapper(keys)))
+                .enableOcsp(stapling)
                 .sslProvider(SslProvider.OPENSSL_REFCNT)
                 .protocols(config.protocols())
                 .ciphers(suites, SupportedCipherSuiteFilter.INSTANCE)

@@ -20,10 +20,11 @@ import java.util.Locale;
  * @param cipherSuites the cipher suites, or null for the default
  * @param handshakeTimeout the handshake timeout, or null for the default
  * @param engine the TLS engine ({@code jsse}, {@code native}), or null for the default
+ * @param ocspResponse the DER OCSP response to staple, or null for none
  */
 record HttpsOptions(int port, List<CertificateFiles> certificates, Path passwordFile, Path selfSignedDirectory,
                     TlsConfig.ClientAuth clientAuth, Path trust, List<String> protocols, List<String> cipherSuites,
-                    java.time.Duration handshakeTimeout, String engine) {
+                    java.time.Duration handshakeTimeout, String engine, Path ocspResponse) {
     /** The environment variable holding the password of a {@code --tls-trust} store. */
     static final String TRUST_PASSWORD_VARIABLE = "PETREL_TLS_TRUST_PASSWORD";
 

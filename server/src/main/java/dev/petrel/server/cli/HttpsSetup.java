@@ -55,6 +55,7 @@ final class HttpsSetup {
         if (options.cipherSuites() != null) config.cipherSuites(options.cipherSuites().toArray(String[]::new));
         if (options.handshakeTimeout() != null) config.handshakeTimeout(options.handshakeTimeout());
         if (options.engine() != null) config.engine(options.engine());
+        if (options.ocspResponse() != null) config.ocspResponse(options.ocspResponse());
         return clientAuthOnly(config, options);
     }
 

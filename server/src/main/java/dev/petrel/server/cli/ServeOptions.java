@@ -158,6 +158,9 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                                       native, BoringSSL (petrel-tls-native), a full handshake in
                                       a fraction of the CPU time; if it cannot load, the server
                                       does not start
+              --tls-ocsp-response F   staple this DER OCSP response (openssl ocsp -respout) for
+                                      the first certificate; re-read when it changes (native
+                                      engine only)
               --tls-client-auth none|want|need
                                       ask clients for a certificate (mutual TLS): want lets
                                       clients without one in, need refuses them (default none)
@@ -228,6 +231,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         List<String> tlsCiphers = null;
         Duration tlsHandshakeTimeout = null;
         String tlsEngine = null;
+        Path ocspResponse = null;
         boolean proxyProtocol = false;
         List<String> trustedProxies = new ArrayList<>();
         String accessLogTarget = null;
@@ -306,6 +310,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                         throw new UsageException("--tls-engine takes jsse or native, not '" + tlsEngine + "'");
                     }
                 }
+                case "--tls-ocsp-response" -> ocspResponse = Path.of(value != null ? value : next(args, ++i, name));
                 case "--tls-handshake-timeout" -> tlsHandshakeTimeout = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 1, 600));
                 case "--log-level" -> {
                     logLevel = value != null ? value : next(args, ++i, name);
@@ -433,7 +438,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         }
         HttpsOptions tls = !https ? null : new HttpsOptions(httpsPort, certificates, passwordFile,
                 tlsDir != null ? tlsDir : HttpsOptions.defaultSelfSignedDirectory(), clientAuth, trust, tlsProtocols, tlsCiphers,
-                tlsHandshakeTimeout, tlsEngine);
+                tlsHandshakeTimeout, tlsEngine, ocspResponse);
         AjpOptions ajpOptions = !ajp ? null : new AjpOptions(ajpPort, ajpHost != null ? ajpHost : AjpOptions.DEFAULT_HOST,
                 ajpSecret, ajpSecretFile, ajpNoSecret, ajpPacketSize > 0 ? ajpPacketSize : AjpOptions.DEFAULT_PACKET_SIZE,
                 ajpAttributes);
@@ -441,8 +446,9 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
             throw new UsageException("--ajp-port " + ajpPort + " is taken by " + (ajpPort == port && plainHttp ? "--port" : "--https-port")
                     + "; choose another");
         }
-        if ((tlsProtocols != null || tlsCiphers != null || tlsHandshakeTimeout != null || tlsEngine != null) && !https) {
-            throw new UsageException("--tls-protocols, --tls-ciphers, --tls-handshake-timeout and --tls-engine need --https");
+        if ((tlsProtocols != null || tlsCiphers != null || tlsHandshakeTimeout != null || tlsEngine != null || ocspResponse != null)
+                && !https) {
+            throw new UsageException("--tls-protocols, --tls-ciphers, --tls-handshake-timeout, --tls-engine and --tls-ocsp-response need --https");
         }
         ServerConfig config = limits
                 .withMinRequestBodyRate(minBodyRate == 0 ? DataRate.OFF : new DataRate(minBodyRate, rateGrace))

@@ -72,6 +72,11 @@ final class Der {
         }
     }
 
+    /** A reader over {@code content}, the content bytes of a sequence already read. */
+    static Reader sequenceOf(byte[] content) {
+        return new Reader(content);
+    }
+
     /** A reader over the content of the sequence that {@code bytes} must be. */
     static Reader sequence(byte[] bytes) {
         Reader outer = new Reader(bytes);

@@ -34,8 +34,10 @@ public final class TlsContextFactory {
         // trust managers only to check client certificates, when they are asked for
         X509TrustManager trust = config.clientAuth() == TlsConfig.ClientAuth.NONE ? null
                 : x509(ClientCertificateTrust.managers(config.trustedCertificates()));
+        List<TlsEngineProvider.Staple> staples = config.ocspResponse() == null ? List.of()
+                : List.of(new TlsEngineProvider.Staple(certificates.getFirst().chain().getFirst(), OcspResponseFile.read(config.ocspResponse())));
         TlsEngineProvider.Setup setup = new TlsEngineProvider.Setup(config, new SniKeyManager(certificates), trust,
-                TlsConfig.NAMED_GROUPS);
+                TlsConfig.NAMED_GROUPS, staples);
         return new TlsContext(config, provider.engines(setup), certificates);
     }
 

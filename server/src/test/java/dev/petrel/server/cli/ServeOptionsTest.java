@@ -192,7 +192,8 @@ class ServeOptionsTest {
         assertThat(tls.cipherSuites()).containsExactly("TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256");
         assertThat(tls.handshakeTimeout()).isEqualTo(java.time.Duration.ofSeconds(3));
         assertThatThrownBy(() -> parse("--tls-protocols", "TLSv1.3"))
-                .hasMessage("--tls-protocols, --tls-ciphers, --tls-handshake-timeout and --tls-engine need --https");
+                .hasMessage("--tls-protocols, --tls-ciphers, --tls-handshake-timeout, --tls-engine and --tls-ocsp-response need --https");
+        assertThat(parse("--https", "--tls-ocsp-response", "ocsp.der").https().ocspResponse()).isEqualTo(java.nio.file.Path.of("ocsp.der"));
         assertThatThrownBy(() -> parse("--https", "--tls-engine", "openssl"))
                 .hasMessage("--tls-engine takes jsse or native, not 'openssl'");
     }
