@@ -60,6 +60,66 @@ class ApplicabilityTest {
     }
 
     @Test
+    void serversThatDifferOnlyInTheirTlsEngineAreMeasuredOverTlsOnly() {
+        List<ServerSpec> servers = catalog();
+
+        assertThat(servers.stream().filter(s -> s.onlyOverTls() != null)).extracting(ServerSpec::name).containsExactly(
+                "petrel-blocking-native", "petrel-virtual-native", "petrel-nio-native", "petrel-nio-inline-native",
+                "netty-epoll-boringssl");
+        assertThat(named(servers, "petrel-nio-native").onlyOverTls())
+                .isEqualTo("the TLS engine changes nothing without TLS: see petrel-nio");
+        assertThat(named(servers, "netty-epoll-boringssl").onlyOverTls())
+                .isEqualTo("the TLS engine changes nothing without TLS: see netty-epoll");
+    }
+
+    @Test
+    void aTlsOnlyServerIsNotRunByScenariosOverPlainHttp() {
+        ServerSpec nativeNio = named(catalog(), "petrel-nio-native");
+        String reason = ServerCatalog.sameWithoutTls("petrel-nio");
+
+        for (Scenario plain : List.of(new LatencyScenario(true, false), new SingleCpuScenario(true), new RampScenario(true),
+                new IdleScenario(true))) {
+            assertThat(Applicability.reason(plain, nativeNio)).as(plain.info().name()).isEqualTo(reason);
+        }
+        // AJP has no TLS either; the ajp scenario's own reason comes first
+        assertThat(Applicability.reason(new AjpScenario(true, new LabPaths(home, Path.of("/jdk/bin/java"))), nativeNio))
+                .isEqualTo("speaks no AJP");
+    }
+
+    @Test
+    void inTheConnectorsScenarioATlsOnlyServerRunsForTheHttpsColumnsAlone() {
+        List<ServerSpec> servers = catalog();
+        ConnectorsScenario connectors = new ConnectorsScenario(true);
+        ServerSpec boringSsl = named(servers, "netty-epoll-boringssl");
+
+        assertThat(Applicability.reason(connectors, boringSsl)).isNull();
+        assertThat(Applicability.applicable(connectors, servers)).contains(boringSsl, named(servers, "petrel-nio-native"));
+        assertThat(ConnectorsScenario.VARIANTS).map(v -> Applicability.measures(connectors, boringSsl, v.name()))
+                .containsExactly(false, false, true, true);
+        // its twin, and every other server, in every column
+        assertThat(ConnectorsScenario.VARIANTS).allMatch(v -> Applicability.measures(connectors, named(servers, "netty-epoll"), v.name()));
+
+        RunResults results = new RunResults(null);
+        Lab.markNotApplicable(connectors, List.of(boringSsl, named(servers, "petrel-nio")), results);
+        String reason = ServerCatalog.sameWithoutTls("netty-epoll");
+        assertThat(results.notApplicable()).containsExactly(
+                new NotApplicable("connectors", "HTTP keep-alive", "netty-epoll-boringssl", reason),
+                new NotApplicable("connectors", "HTTP no keep-alive", "netty-epoll-boringssl", reason));
+    }
+
+    @Test
+    void nginxIsMeasuredWhereverItsHttpAndHttpsReach() {
+        List<ServerSpec> servers = catalog();
+        ServerSpec nginx = named(servers, "nginx");
+
+        for (Scenario scenario : List.of(new LatencyScenario(true, false), new ConnectorsScenario(true), new SingleCpuScenario(true),
+                new RampScenario(true), new IdleScenario(true))) {
+            assertThat(Applicability.reason(scenario, nginx)).as(scenario.info().name()).isNull();
+        }
+        assertThat(Applicability.reason(new AjpScenario(true, new LabPaths(home, Path.of("/jdk/bin/java"))), nginx)).isNotNull();
+    }
+
+    @Test
     void everyCellOfAnInapplicableServerIsMarkedWithTheReason() {
         List<ServerSpec> servers = catalog();
         RunResults results = new RunResults(null);
