@@ -83,6 +83,7 @@ public final class Lab {
                 case "ajp" -> new AjpScenario(options.quick(), paths);
                 case "tomcat" -> new TomcatScenario(options.quick(), paths);
                 case "tomcat-ramp" -> RampScenario.tomcat(options.quick());
+                case "tls" -> new TlsScenario(options.quick());
                 default -> throw new LabException("unknown scenario " + name);
             });
         }
@@ -230,7 +231,8 @@ public final class Lab {
         }
     }
 
-    private static boolean onPath(String tool) {
+    /** Whether {@code tool} is an executable in a folder of {@code PATH}. */
+    static boolean onPath(String tool) {
         String path = System.getenv().getOrDefault("PATH", "");
         for (String dir : path.split(java.io.File.pathSeparator)) {
             if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) return true;

@@ -108,12 +108,30 @@ class ApplicabilityTest {
     }
 
     @Test
+    void theTlsScenarioRunsOneServerPerTlsStackAndMarksTheOthers() {
+        List<ServerSpec> servers = catalog();
+        TlsScenario tls = new TlsScenario(true);
+
+        assertThat(Applicability.applicable(tls, servers)).extracting(ServerSpec::name).containsExactlyInAnyOrderElementsOf(TlsScenario.SERVERS);
+        assertThat(Applicability.reason(tls, named(servers, "petrel-virtual"))).isEqualTo(TlsScenario.NOT_IN_SET);
+        assertThat(Applicability.reason(tls, named(servers, "baseline-c"))).isEqualTo(TlsScenario.NOT_IN_SET);
+        // ab rules helidon out before the set does
+        assertThat(Applicability.reason(tls, named(servers, "helidon"))).startsWith("not measurable with ab");
+
+        RunResults results = new RunResults(null);
+        Lab.markNotApplicable(tls, List.of(named(servers, "petrel-virtual"), named(servers, "petrel-nio-native")), results);
+        assertThat(results.notApplicable()).extracting(NotApplicable::server).containsOnly("petrel-virtual");
+        assertThat(results.notApplicable()).extracting(NotApplicable::scenario).containsOnly("tls", "tls-cold-start");
+        assertThat(results.notApplicable()).hasSize(5);
+    }
+
+    @Test
     void nginxIsMeasuredWhereverItsHttpAndHttpsReach() {
         List<ServerSpec> servers = catalog();
         ServerSpec nginx = named(servers, "nginx");
 
         for (Scenario scenario : List.of(new LatencyScenario(true, false), new ConnectorsScenario(true), new SingleCpuScenario(true),
-                new RampScenario(true), new IdleScenario(true))) {
+                new RampScenario(true), new IdleScenario(true), new TlsScenario(true))) {
             assertThat(Applicability.reason(scenario, nginx)).as(scenario.info().name()).isNull();
         }
         assertThat(Applicability.reason(new AjpScenario(true, new LabPaths(home, Path.of("/jdk/bin/java"))), nginx)).isNotNull();
