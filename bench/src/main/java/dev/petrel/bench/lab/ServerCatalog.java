@@ -29,6 +29,12 @@ final class ServerCatalog {
     /** Why ab cannot measure Helidon. */
     static final String HELIDON_AND_AB = "Helidon 4 serves HTTP/1.1 only and answers ab's HTTP/1.0 requests with 505";
 
+    /** What the names of the servers with Petrel's native TLS engine add to their twins' (petrel-nio-native). */
+    static final String NATIVE_SUFFIX = "-native";
+
+    /** PetrelHello's argument for the native engine. */
+    static final String NATIVE_ENGINE_ARGUMENT = "tls-engine=" + TlsConfig.NATIVE;
+
     private ServerCatalog() {}
 
     static List<ServerSpec> all(LabPaths paths) {
@@ -58,13 +64,12 @@ final class ServerCatalog {
         // The same servers with the native TLS engine (module tls-native): measured over TLS only
         String boringSsl = "native TLS engine, BoringSSL (netty-tcnative " + version(paths, "netty-tcnative-classes") + ")";
         for (TransportKind kind : TransportKind.values()) {
-            String twin = "petrel-" + kind.cliName();
-            servers.add(java(paths, twin + NATIVE_SUFFIX, Group.PETREL, "Petrel " + kind.cliName() + " transport, " + boringSsl,
-                    "PetrelHello", kind.cliName(), NATIVE_ENGINE_ARGUMENT).onlyOverTls(sameWithoutTls(twin)));
+            servers.add(java(paths, "petrel-" + kind.cliName() + NATIVE_SUFFIX, Group.PETREL, "Petrel " + kind.cliName() + " transport, " + boringSsl,
+                    "PetrelHello", kind.cliName(), NATIVE_ENGINE_ARGUMENT).onlyOverTls(ONLY_TLS_ENGINE));
         }
         servers.add(java(paths, "petrel-nio-inline" + NATIVE_SUFFIX, Group.PETREL,
                 "Petrel nio transport, handlers inline on the event loop, " + boringSsl,
-                "PetrelHello", "nio", "inline", NATIVE_ENGINE_ARGUMENT).onlyOverTls(sameWithoutTls("petrel-nio-inline")));
+                "PetrelHello", "nio", "inline", NATIVE_ENGINE_ARGUMENT).onlyOverTls(ONLY_TLS_ENGINE));
         if (before != null) {
             for (TransportKind kind : TransportKind.values()) {
                 servers.add(java(paths, before, "before-petrel-" + kind.cliName(), Group.PETREL,
@@ -92,7 +97,7 @@ final class ServerCatalog {
         servers.add(java(paths, "netty-nio", Group.PEER, netty + ", NIO transport", "NettyHello", "nio", "jdk"));
         servers.add(java(paths, "netty-epoll-boringssl", Group.PEER, netty + ", epoll transport, TLS by BoringSSL "
                 + "(SslProvider.OPENSSL, netty-tcnative " + version(paths, "netty-tcnative-classes") + ")", "NettyHello", "epoll",
-                "openssl").onlyOverTls(sameWithoutTls("netty-epoll")));
+                "openssl").onlyOverTls(ONLY_TLS_ENGINE));
         servers.add(java(paths, "vertx", Group.PEER, "Vert.x " + version(paths, "vertx-core"), "VertxHello"));
         servers.add(java(paths, "jdk-httpserver", Group.PEER, "JDK com.sun.net.httpserver, virtual-thread executor", "JdkHello"));
         // Helidon 4 serves HTTP/1.1 only (servers/HelidonHello): every scenario measured with ab is n/a for it
@@ -104,16 +109,12 @@ final class ServerCatalog {
         return servers;
     }
 
-    /** What the names of the servers with Petrel's native TLS engine add to their twins' (petrel-nio-native). */
-    static final String NATIVE_SUFFIX = "-native";
-
-    /** PetrelHello's argument for the native engine. */
-    static final String NATIVE_ENGINE_ARGUMENT = "tls-engine=" + TlsConfig.NATIVE;
-
-    /** Why a server that differs from {@code twin} only in its TLS engine has no plain-HTTP figure. */
-    static String sameWithoutTls(String twin) {
-        return "the TLS engine changes nothing without TLS: see " + twin;
-    }
+    /**
+     * Why a server that differs from another only in its TLS engine (petrel-nio-native from
+     * petrel-nio, netty-epoll-boringssl from netty-epoll) has no plain-HTTP figure. One reason for
+     * all of them, so that a report lists them under one line.
+     */
+    static final String ONLY_TLS_ENGINE = "its TLS engine is all that sets it apart, and that changes nothing without TLS";
 
     /** Names of the tomcat scenarios' servers that run the executable jar, and the war. */
     static final String JAR = "boot-jar-";

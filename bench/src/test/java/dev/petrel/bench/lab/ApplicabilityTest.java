@@ -66,16 +66,15 @@ class ApplicabilityTest {
         assertThat(servers.stream().filter(s -> s.onlyOverTls() != null)).extracting(ServerSpec::name).containsExactly(
                 "petrel-blocking-native", "petrel-virtual-native", "petrel-nio-native", "petrel-nio-inline-native",
                 "netty-epoll-boringssl");
-        assertThat(named(servers, "petrel-nio-native").onlyOverTls())
-                .isEqualTo("the TLS engine changes nothing without TLS: see petrel-nio");
-        assertThat(named(servers, "netty-epoll-boringssl").onlyOverTls())
-                .isEqualTo("the TLS engine changes nothing without TLS: see netty-epoll");
+        assertThat(servers.stream().filter(s -> s.onlyOverTls() != null)).extracting(ServerSpec::onlyOverTls)
+                .containsOnly(ServerCatalog.ONLY_TLS_ENGINE);
+        assertThat(ServerCatalog.ONLY_TLS_ENGINE).contains("TLS engine", "changes nothing without TLS");
     }
 
     @Test
     void aTlsOnlyServerIsNotRunByScenariosOverPlainHttp() {
         ServerSpec nativeNio = named(catalog(), "petrel-nio-native");
-        String reason = ServerCatalog.sameWithoutTls("petrel-nio");
+        String reason = ServerCatalog.ONLY_TLS_ENGINE;
 
         for (Scenario plain : List.of(new LatencyScenario(true, false), new SingleCpuScenario(true), new RampScenario(true),
                 new IdleScenario(true))) {
@@ -101,7 +100,7 @@ class ApplicabilityTest {
 
         RunResults results = new RunResults(null);
         Lab.markNotApplicable(connectors, List.of(boringSsl, named(servers, "petrel-nio")), results);
-        String reason = ServerCatalog.sameWithoutTls("netty-epoll");
+        String reason = ServerCatalog.ONLY_TLS_ENGINE;
         assertThat(results.notApplicable()).containsExactly(
                 new NotApplicable("connectors", "HTTP keep-alive", "netty-epoll-boringssl", reason),
                 new NotApplicable("connectors", "HTTP no keep-alive", "netty-epoll-boringssl", reason));
