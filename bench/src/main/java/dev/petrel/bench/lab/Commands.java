@@ -49,11 +49,26 @@ final class Commands {
      */
     static CommandResult run(List<String> command, Duration limit, Path outputFile, Watcher watcher)
             throws IOException, InterruptedException {
+        return run(command, null, limit, outputFile, watcher);
+    }
+
+    /**
+     * {@link #run(List, Duration, Path)} with the contents of {@code inputFile} as the command's
+     * standard input (openssl s_client sends what it reads there).
+     */
+    static CommandResult runWithInput(List<String> command, Path inputFile, Duration limit, Path outputFile)
+            throws IOException, InterruptedException {
+        return run(command, inputFile, limit, outputFile, null);
+    }
+
+    private static CommandResult run(List<String> command, Path inputFile, Duration limit, Path outputFile, Watcher watcher)
+            throws IOException, InterruptedException {
         Files.createDirectories(outputFile.getParent());
-        Process process = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(outputFile.toFile())
-                .start();
+                .redirectOutput(outputFile.toFile());
+        if (inputFile != null) builder.redirectInput(inputFile.toFile());
+        Process process = builder.start();
         ProcessRegistry.add(process);
         try {
             boolean finished = watcher == null ? process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)

@@ -91,10 +91,12 @@ final class ConnectorsScenario implements Scenario {
                         + "a keep-alive warm-up of " + warmup() + " requests. ab speaks HTTP/1.0: without `-k` every "
                         + "request opens and closes a connection, so over HTTPS every request is a full TLS handshake. "
                         + "Every server presents the same self-signed EC P-256 certificate, made by the lab with the JDK's "
-                        + "keytool, and keeps its own TLS defaults (JSSE everywhere); ab's TLS options are left at their "
-                        + "defaults, and the notes below give what each server negotiated. The C baseline serves no TLS: "
-                        + "its HTTPS cells are not applicable. The seed ran a JSP page on Tomcat 7; here every server "
-                        + "answers the same 10 bytes.",
+                        + "keytool, and keeps its own TLS defaults: JSSE, except the `-native` Petrel servers and "
+                        + "netty-epoll-boringssl (BoringSSL) and nginx (the system's OpenSSL); ab's TLS options are left "
+                        + "at their defaults, and the notes below give what each server negotiated. The C baseline serves "
+                        + "no TLS: its HTTPS cells are not applicable, and nginx is the baseline there. A server that "
+                        + "differs from another only in its TLS engine is measured over HTTPS only. The seed ran a JSP "
+                        + "page on Tomcat 7; here every server answers the same 10 bytes.",
                 List.of(new MetricInfo("rps", "requests/s", "req/s", true),
                         new MetricInfo("failed", "failed", "requests", false),
                         new MetricInfo("time_per_request_ms", "time per request", "ms", false)),
@@ -129,9 +131,18 @@ final class ConnectorsScenario implements Scenario {
     }
 
     @Override
+    public boolean overTls(String variant) {
+        return VARIANTS.stream().anyMatch(v -> v.name().equals(variant) && v.https());
+    }
+
+    /**
+     * Both halves, each for a server it applies to: a server measured over TLS only skips the
+     * HTTP columns and their warm-up ({@link Applicability}).
+     */
+    @Override
     public void measure(Measurement run) throws Exception {
         Duration limit = Duration.ofSeconds(quick ? 30 : 180);
-        measureHttp(run, limit);
+        if (Applicability.measures(this, run.server().spec(), HTTP_KEEP_ALIVE.name())) measureHttp(run, limit);
         measureHttps(run, limit);
     }
 

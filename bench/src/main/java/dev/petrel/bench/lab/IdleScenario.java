@@ -89,7 +89,7 @@ final class IdleScenario implements Scenario {
                         + " requests each, closed; then " + settle + " of rest. *Before*: for a JVM, `jcmd PID GC.run` "
                         + "then `GC.heap_info` (the heap's `used` figure after that full GC; a JVM pinned to one CPU "
                         + "runs the Serial collector), then `VmRSS` of "
-                        + "`/proc/PID/status` (the C baseline: RSS only). Then the lab's own JVM (one thread, one "
+                        + "`/proc/PID/status` (the C servers: RSS only; nginx: its master's and its worker's added). Then the lab's own JVM (one thread, one "
                         + "`java.nio` selector, not pinned) opens " + n + " connections to 127.0.0.1, at most "
                         + MAX_IN_FLIGHT + " connecting or awaiting their answer at a time, sends "
                         + "`GET / HTTP/1.1` with `Host` on each, reads each whole response and keeps the connection "

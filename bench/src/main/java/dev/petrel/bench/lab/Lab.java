@@ -83,6 +83,7 @@ public final class Lab {
                 case "ajp" -> new AjpScenario(options.quick(), paths);
                 case "tomcat" -> new TomcatScenario(options.quick(), paths);
                 case "tomcat-ramp" -> RampScenario.tomcat(options.quick());
+                case "tls" -> new TlsScenario(options.quick());
                 default -> throw new LabException("unknown scenario " + name);
             });
         }
@@ -157,7 +158,8 @@ public final class Lab {
                 ServerSpec spec = order.get(i);
                 progress.step(pass, passes, spec.name(), i + 1, order.size());
                 Path log = dir.resolve("logs").resolve(spec.name() + ".log");
-                try (RunningServer server = RunningServer.start(spec, PORT, tls, scenario.ajp(), serverCpu, log,
+                Path folder = dir.resolve("servers").resolve(spec.name());
+                try (RunningServer server = RunningServer.start(spec, PORT, tls, scenario.ajp(), serverCpu, log, folder,
                         Duration.ofSeconds(60))) {
                     captureSample(results, spec, server);
                     scenario.measure(new Measurement(name, server, PORT, tls, pass, serverCpu, clientCpu, options.quick(),
@@ -178,14 +180,16 @@ public final class Lab {
         }
     }
 
-    /** Every cell of a server the scenario cannot measure, in each of its sections, marked with the reason. */
+    /**
+     * Every cell of a server the scenario cannot measure, in each of its sections, marked with the
+     * reason: all of them for a server not run, the plain-HTTP ones of a server measured over TLS only.
+     */
     static void markNotApplicable(Scenario scenario, List<ServerSpec> servers, RunResults results) {
         for (ServerSpec spec : servers) {
-            String reason = Applicability.reason(scenario, spec);
-            if (reason == null) continue;
             for (ScenarioInfo section : scenario.sections()) {
                 for (String variant : section.variants()) {
-                    results.notApplicable(new NotApplicable(section.name(), variant, spec.name(), reason));
+                    String reason = Applicability.reason(scenario, spec, variant);
+                    if (reason != null) results.notApplicable(new NotApplicable(section.name(), variant, spec.name(), reason));
                 }
             }
         }
@@ -227,7 +231,8 @@ public final class Lab {
         }
     }
 
-    private static boolean onPath(String tool) {
+    /** Whether {@code tool} is an executable in a folder of {@code PATH}. */
+    static boolean onPath(String tool) {
         String path = System.getenv().getOrDefault("PATH", "");
         for (String dir : path.split(java.io.File.pathSeparator)) {
             if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) return true;

@@ -21,7 +21,7 @@ import java.util.Set;
 record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, int passes, boolean publish,
                   boolean sameCpuOnly, Path before) {
     static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "ramp", "idle", "ajp", "tomcat",
-            "tomcat-ramp");
+            "tomcat-ramp", "tls");
 
     static final String HELP = """
             Usage: petrel bench SCENARIO... [--servers a,b,...] [--passes N] [--quick] [--publish] [--before DIR]
@@ -37,6 +37,9 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
               tomcat       a Spring Boot HelloWorld (jar and war) and a JSP date page on Tomcat 11
                            with its NIO connector and with Petrel's: the connectors columns  [000, 003]
               tomcat-ramp  the ramp above against the same Spring Boot HelloWorld            [003]
+              tls          server CPU per full and per resumed TLS 1.3 handshake (ab -c 100,
+                           openssl s_time), and wrk's tail right after start; one server per
+                           TLS stack: JSSE, BoringSSL (Petrel's native engine, Netty), nginx
               all          every scenario above
 
             Options:

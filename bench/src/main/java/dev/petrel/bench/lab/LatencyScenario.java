@@ -83,21 +83,30 @@ final class LatencyScenario implements Scenario {
         }
     }
 
+    /**
+     * The overhead over the baseline: the first baseline server of the run (the do-nothing C server;
+     * nginx, also a baseline, comes after it) that has a round trip in the same variant and pass.
+     */
     @Override
     public void derive(RunResults results) {
-        Map<String, Double> baseline = new HashMap<>(); // variant + pass -> baseline round trip
+        List<String> baselines = results.servers().stream()
+                .filter(s -> s.group() == dev.petrel.bench.model.ServerInfo.Group.BASELINE).map(s -> s.name()).toList();
+        Map<String, Double> floor = new HashMap<>(); // variant + pass -> the baseline's round trip
+        Map<String, Integer> floorRank = new HashMap<>(); // and the rank in the run of the baseline it came from
         List<Sample> rounds = results.samples().stream()
                 .filter(s -> s.scenario().equals("latency") && s.metric().equals("mean_us")).toList();
         for (Sample s : rounds) {
-            if (results.server(s.server()) != null
-                    && results.server(s.server()).group() == dev.petrel.bench.model.ServerInfo.Group.BASELINE) {
-                baseline.put(s.variant() + "#" + s.pass(), s.value());
+            int rank = baselines.indexOf(s.server());
+            String key = s.variant() + "#" + s.pass();
+            if (rank >= 0 && rank < floorRank.getOrDefault(key, Integer.MAX_VALUE)) {
+                floor.put(key, s.value());
+                floorRank.put(key, rank);
             }
         }
         for (Sample s : rounds) {
-            Double floor = baseline.get(s.variant() + "#" + s.pass());
-            if (floor != null) {
-                results.add(new Sample(s.scenario(), s.variant(), s.server(), s.pass(), "overhead_us", s.value() - floor));
+            Double value = floor.get(s.variant() + "#" + s.pass());
+            if (value != null) {
+                results.add(new Sample(s.scenario(), s.variant(), s.server(), s.pass(), "overhead_us", s.value() - value));
             }
         }
     }

@@ -17,6 +17,8 @@ import java.util.regex.Pattern;
  *   <li>h2load with {@code -r} (the ramp's) prints {@code progress: N% of clients started}: how far
  *       the ramp-up is, not how many requests were answered, so there is no rate until it ends.
  *   <li>wrk prints nothing until it ends: only the time run of its {@code -d}.
+ *   <li>openssl s_time prints a mark as each connection ends ({@code r} resumed, {@code *} full):
+ *       connections/s so far is the marks over the time since it started.
  *   <li>the lab's fixed-rate generator prints {@code progress: C completed, K ok, T ms} once a
  *       second from its own counters ({@link FixedRateLoad}): requests/s so far is K over T.
  * </ul>
@@ -27,6 +29,8 @@ import java.util.regex.Pattern;
 final class LiveFigures {
     private static final Pattern AB_COMPLETED = Pattern.compile("^Completed (\\d+) requests$", Pattern.MULTILINE);
     private static final Pattern H2LOAD_STARTED = Pattern.compile("^progress: (\\d+)% of clients started$", Pattern.MULTILINE);
+    // a line of s_time's marks, the last one still growing
+    private static final Pattern S_TIME_MARKS = Pattern.compile("^[r*t3]+$", Pattern.MULTILINE);
     private static final Pattern FIXED_RATE = Pattern.compile("^progress: (\\d+) completed, (\\d+) ok, (\\d+) ms$", Pattern.MULTILINE);
 
     /** Reads one tool's output. */
@@ -59,6 +63,17 @@ final class LiveFigures {
     static LiveFigures wrk(String variant, Duration duration) {
         return new LiveFigures((output, elapsed) -> "wrk " + variant + ": " + seconds(Math.min(elapsed, duration.toNanos()))
                 + " of " + duration.toSeconds() + " s (rate at the end)");
+    }
+
+    /** openssl s_time for {@code duration}, measuring {@code variant}. */
+    static LiveFigures sTime(String variant, Duration duration) {
+        return new LiveFigures((output, elapsed) -> {
+            long marks = 0;
+            Matcher m = S_TIME_MARKS.matcher(output);
+            while (m.find()) marks += m.group().length();
+            return "s_time " + variant + ": " + rate(marks, elapsed) + " connections/s so far, " + number(marks) + ", "
+                    + seconds(Math.min(elapsed, duration.toNanos())) + " of " + duration.toSeconds() + " s";
+        });
     }
 
     /** The fixed-rate generator scheduling {@code scheduled} requests, measuring {@code variant}. */

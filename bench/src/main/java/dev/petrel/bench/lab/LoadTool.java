@@ -16,7 +16,12 @@ enum LoadTool {
     /** The lab's open-loop generator ({@link FixedRateLoad}): HTTP/1.1 keep-alive. */
     FIXED_RATE("the fixed-rate generator"),
     /** The lab's idle-connection client ({@link IdleClient}): HTTP/1.1 keep-alive. */
-    IDLE_CLIENT("the idle-connection client");
+    IDLE_CLIENT("the idle-connection client"),
+    /**
+     * openssl's s_time and s_client: one connection at a time, each a TLS handshake and one
+     * {@code GET / HTTP/1.0} (s_client sends the lab's), the session offered again when asked.
+     */
+    OPENSSL("openssl s_time and s_client");
 
     private final String display;
 

@@ -72,11 +72,22 @@ final class LoadTools {
         return false;
     }
 
-    /** {@code wrk -t1 -c C -d SECONDS --latency URL}. */
+    /** {@code wrk -t1 -c C -d SECONDS --timeout 10s URL}. */
     static WrkOutput wrk(Measurement run, String variant, int cpu, int connections, Duration duration, String url)
             throws IOException, InterruptedException {
-        List<String> command = List.of("wrk", "-t1", "-c", Integer.toString(connections),
-                "-d", duration.toSeconds() + "s", "--timeout", "10s", url);
+        return wrk(run, variant, cpu, connections, duration, url, false);
+    }
+
+    /**
+     * {@code wrk -t1 -c C -d SECONDS --timeout 10s [--latency] URL}: with {@code latency}, wrk also
+     * reports its latency distribution ({@link WrkOutput#latencyPercentilesMs()}).
+     */
+    static WrkOutput wrk(Measurement run, String variant, int cpu, int connections, Duration duration, String url,
+                         boolean latency) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("wrk", "-t1", "-c", Integer.toString(connections),
+                "-d", duration.toSeconds() + "s", "--timeout", "10s"));
+        if (latency) command.add("--latency");
+        command.add(url);
         CommandResult result = Commands.run(Commands.pinned(cpu, command), duration.plusSeconds(30), run.raw(variant, "wrk"),
                 live(run, LiveFigures.wrk(variant, duration)));
         if (!result.ok()) {

@@ -177,6 +177,17 @@ final class ProcessCpu {
         return ticks * 100.0 * 1_000_000_000.0 / ticksPerSecond / windowNanos;
     }
 
+    /**
+     * CPU time per event in µs: {@code ticks} of CPU time ({@code ticksPerSecond} a second) over
+     * {@code count} events, such as a server's time over the TLS handshakes it completed. A tick is
+     * 10 ms at the usual 100 a second, so a figure is as exact as its window holds many ticks.
+     */
+    static double microsEach(long ticks, long ticksPerSecond, long count) {
+        if (ticksPerSecond <= 0) throw new IllegalArgumentException("clock ticks per second must be positive: " + ticksPerSecond);
+        if (count <= 0) throw new IllegalArgumentException("no events to share the time: " + count);
+        return ticks * 1_000_000.0 / ticksPerSecond / count;
+    }
+
     /** {@code getconf CLK_TCK}: clock ticks per second, the unit of {@code /proc/PID/stat} times. */
     static long ticksPerSecond() throws IOException {
         String line = Commands.firstLine(List.of("getconf", "CLK_TCK"));

@@ -14,6 +14,11 @@ import java.util.regex.Pattern;
  * {@code /proc/PID/status}) and, for a JVM, the heap in use right after a full GC, as
  * {@code jcmd PID GC.run} then {@code GC.heap_info} report it. {@code jcmd} is the one of the JDK
  * the lab runs on, which is the JDK of every JVM server.
+ *
+ * <p>A server that runs processes of its own (nginx: a master and its worker, which holds the
+ * connections) is the sum of their resident sets. Pages they share (the master's, inherited by the
+ * worker) count once per process, so the sum is a little high, by the same amount before and with
+ * the idle connections; what a connection costs is not.
  */
 final class ProcessMemory {
     /** {@code used 9440K} on a heap or generation line; "0% used" on a space line does not match. */
@@ -39,15 +44,25 @@ final class ProcessMemory {
     static Reading read(Measurement run, String variant, String label) throws IOException, InterruptedException {
         double heap = Double.NaN;
         if (run.server().spec().jvm()) heap = heapAfterGc(run, variant, label);
-        long pid = run.server().pid();
-        Path status = Path.of("/proc", Long.toString(pid), "status");
-        String text;
-        try {
-            text = Files.readString(status, StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new IOException("cannot read " + status + " (has the server exited?): " + e.getMessage(), e);
+        double rss = rssKib(status(run.server().pid()));
+        for (long child : run.server().descendants()) {
+            try {
+                rss += rssKib(status(child));
+            } catch (IOException gone) {
+                // a process that ended since it was listed holds nothing
+            }
         }
-        return new Reading(rssKib(text), heap);
+        return new Reading(rss, heap);
+    }
+
+    /** The text of {@code /proc/PID/status}. */
+    private static String status(long pid) throws IOException {
+        Path status = Path.of("/proc", Long.toString(pid), "status");
+        try {
+            return Files.readString(status, StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            throw new IOException("cannot read " + status + " (has the process exited?): " + e.getMessage(), e);
+        }
     }
 
     private static double heapAfterGc(Measurement run, String variant, String label)

@@ -39,12 +39,22 @@ final class RunningServer implements AutoCloseable {
 
     /**
      * {@link #start(ServerSpec, int, LabCertificate, int, Path, Duration)}, and with {@code ajp} (and a
-     * server that can) an AJP listener on {@code port + 2}, which {@link #awaitAjp} waits for.
+     * server that can) an AJP listener on {@code port + 2}, which {@link #awaitAjp} waits for. The
+     * server's own folder is a sibling of its log named after it.
      */
     static RunningServer start(ServerSpec spec, int port, LabCertificate tls, boolean ajp, int cpu, Path log,
                                Duration readyLimit) throws IOException, InterruptedException {
+        return start(spec, port, tls, ajp, cpu, log, log.resolveSibling(spec.name()), readyLimit);
+    }
+
+    /**
+     * {@link #start(ServerSpec, int, LabCertificate, boolean, int, Path, Duration)} with {@code folder}
+     * as the server's own folder ({@link ServerSpec.Command#line}); a server that needs it makes it.
+     */
+    static RunningServer start(ServerSpec spec, int port, LabCertificate tls, boolean ajp, int cpu, Path log, Path folder,
+                               Duration readyLimit) throws IOException, InterruptedException {
         Files.createDirectories(log.getParent());
-        List<String> command = spec.command().line(port, spec.tls() ? tls : null, ajp && spec.ajp());
+        List<String> command = spec.command().line(port, spec.tls() ? tls : null, ajp && spec.ajp(), folder);
         Process process = new ProcessBuilder(Commands.pinned(cpu, command))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -77,6 +87,19 @@ final class RunningServer implements AutoCloseable {
 
     long pid() {
         return process.pid();
+    }
+
+    /**
+     * The CPU times of the server's process and of every process under it now: a JVM is one
+     * process, nginx a master and its worker ({@link ProcessCpu#sample}).
+     */
+    ProcessCpu.Sample cpuSample() throws IOException {
+        return ProcessCpu.sample(process.pid(), descendants());
+    }
+
+    /** The PIDs of the processes under the server's (nginx's worker), as they are now. */
+    List<Long> descendants() {
+        return process.descendants().map(ProcessHandle::pid).toList();
     }
 
     /**
@@ -197,9 +220,17 @@ final class RunningServer implements AutoCloseable {
         return -1;
     }
 
-    /** Stops the server by its PID: SIGTERM, then SIGKILL after 10 s. */
+    /**
+     * Stops the server by its PID: SIGTERM, then SIGKILL after 10 s. A server that runs processes of
+     * its own (nginx's worker) stops them on SIGTERM; any still alive after it ended (it was killed)
+     * are killed by their PIDs, taken before it was stopped, since they would no longer be its children.
+     */
     void stop() {
+        List<ProcessHandle> under = process.descendants().toList();
         ProcessRegistry.stop(process, Duration.ofSeconds(10));
+        for (ProcessHandle left : under) {
+            if (left.isAlive()) left.destroyForcibly();
+        }
     }
 
     @Override

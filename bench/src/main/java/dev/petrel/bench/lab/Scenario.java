@@ -41,6 +41,15 @@ interface Scenario {
     }
 
     /**
+     * Whether {@code variant} (of any of {@link #sections()}) is measured over TLS. A server measured
+     * over TLS only ({@link ServerSpec#onlyOverTls()}) is not applicable in the other variants, and
+     * not run at all by a scenario none of whose variants is over TLS ({@link Applicability}).
+     */
+    default boolean overTls(String variant) {
+        return false;
+    }
+
+    /**
      * Whether the servers that can should also speak AJP/1.3, on the port two after their HTTP port
      * with the lab's secret ({@link ServerSpec#ajp()}). Only the scenario that measures AJP asks.
      */

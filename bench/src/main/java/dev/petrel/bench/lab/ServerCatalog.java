@@ -2,6 +2,7 @@ package dev.petrel.bench.lab;
 
 import dev.petrel.bench.model.ServerInfo.Group;
 import dev.petrel.bench.servers.LabAjp;
+import dev.petrel.server.TlsConfig;
 import dev.petrel.server.TransportKind;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,8 +12,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The servers under test: the C baseline, Petrel once per transport, and the peers. Every JVM
- * server runs on the lab's own JDK with the same heap flags and otherwise its defaults.
+ * The servers under test: the C baseline, Petrel once per transport (and again with its native TLS
+ * engine), the peers, and nginx as the non-Java reference. Every JVM server runs on the lab's own
+ * JDK with the same heap flags and otherwise its defaults.
  */
 final class ServerCatalog {
     /** Heap flags every JVM server gets, so that none wins by memory alone. */
@@ -26,6 +28,12 @@ final class ServerCatalog {
 
     /** Why ab cannot measure Helidon. */
     static final String HELIDON_AND_AB = "Helidon 4 serves HTTP/1.1 only and answers ab's HTTP/1.0 requests with 505";
+
+    /** What the names of the servers with Petrel's native TLS engine add to their twins' (petrel-nio-native). */
+    static final String NATIVE_SUFFIX = "-native";
+
+    /** PetrelHello's argument for the native engine. */
+    static final String NATIVE_ENGINE_ARGUMENT = "tls-engine=" + TlsConfig.NATIVE;
 
     private ServerCatalog() {}
 
@@ -42,7 +50,7 @@ final class ServerCatalog {
         List<ServerSpec> servers = new ArrayList<>();
         servers.add(new ServerSpec("baseline-c", Group.BASELINE,
                 "do-nothing C server (epoll, one thread, fixed responses): the physical floor",
-                (port, tls, ajp) -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString()),
+                (port, tls, ajp, folder) -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString()),
                 false, false));
         for (TransportKind kind : TransportKind.values()) {
             servers.add(java(paths, "petrel-" + kind.cliName(), Group.PETREL, "Petrel " + kind.cliName() + " transport",
@@ -53,6 +61,15 @@ final class ServerCatalog {
         servers.add(java(paths, "petrel-nio-inline", Group.PETREL,
                 "Petrel nio transport, handlers marked non-blocking and run inline on the event loop",
                 true, "PetrelHello", "nio", "inline"));
+        // The same servers with the native TLS engine (module tls-native): measured over TLS only
+        String boringSsl = "native TLS engine, BoringSSL (netty-tcnative " + version(paths, "netty-tcnative-classes") + ")";
+        for (TransportKind kind : TransportKind.values()) {
+            servers.add(java(paths, "petrel-" + kind.cliName() + NATIVE_SUFFIX, Group.PETREL, "Petrel " + kind.cliName() + " transport, " + boringSsl,
+                    "PetrelHello", kind.cliName(), NATIVE_ENGINE_ARGUMENT).onlyOverTls(ONLY_TLS_ENGINE));
+        }
+        servers.add(java(paths, "petrel-nio-inline" + NATIVE_SUFFIX, Group.PETREL,
+                "Petrel nio transport, handlers inline on the event loop, " + boringSsl,
+                "PetrelHello", "nio", "inline", NATIVE_ENGINE_ARGUMENT).onlyOverTls(ONLY_TLS_ENGINE));
         if (before != null) {
             for (TransportKind kind : TransportKind.values()) {
                 servers.add(java(paths, before, "before-petrel-" + kind.cliName(), Group.PETREL,
@@ -75,16 +92,29 @@ final class ServerCatalog {
         servers.add(java(paths, "jetty", Group.PEER, "Jetty " + version(paths, "jetty-server") + ", core handler", "JettyHello"));
         servers.add(java(paths, "undertow", Group.PEER, "Undertow " + version(paths, "undertow-core") + ", handler on the I/O thread", "UndertowHello"));
         String netty = "Netty " + version(paths, "netty-codec-http");
-        servers.add(java(paths, "netty-epoll", Group.PEER, netty + ", epoll transport", "NettyHello", "epoll"));
-        servers.add(java(paths, "netty-nio", Group.PEER, netty + ", NIO transport", "NettyHello", "nio"));
+        // Netty's TLS provider is named, so that BoringSSL on the class path changes neither of the first two
+        servers.add(java(paths, "netty-epoll", Group.PEER, netty + ", epoll transport", "NettyHello", "epoll", "jdk"));
+        servers.add(java(paths, "netty-nio", Group.PEER, netty + ", NIO transport", "NettyHello", "nio", "jdk"));
+        servers.add(java(paths, "netty-epoll-boringssl", Group.PEER, netty + ", epoll transport, TLS by BoringSSL "
+                + "(SslProvider.OPENSSL, netty-tcnative " + version(paths, "netty-tcnative-classes") + ")", "NettyHello", "epoll",
+                "openssl").onlyOverTls(ONLY_TLS_ENGINE));
         servers.add(java(paths, "vertx", Group.PEER, "Vert.x " + version(paths, "vertx-core"), "VertxHello"));
         servers.add(java(paths, "jdk-httpserver", Group.PEER, "JDK com.sun.net.httpserver, virtual-thread executor", "JdkHello"));
         // Helidon 4 serves HTTP/1.1 only (servers/HelidonHello): every scenario measured with ab is n/a for it
         servers.add(java(paths, "helidon", Group.PEER, "Helidon SE " + version(paths, "helidon-webserver"), "HelidonHello")
                 .unmeasurableBy(LoadTool.AB, HELIDON_AND_AB));
+        // a C server with OpenSSL, last so that the do-nothing C server stays the first baseline
+        servers.add(Nginx.spec(paths));
         servers.addAll(applications(paths));
         return servers;
     }
+
+    /**
+     * Why a server that differs from another only in its TLS engine (petrel-nio-native from
+     * petrel-nio, netty-epoll-boringssl from netty-epoll) has no plain-HTTP figure. One reason for
+     * all of them, so that a report lists them under one line.
+     */
+    static final String ONLY_TLS_ENGINE = "its TLS engine is all that sets it apart, and that changes nothing without TLS";
 
     /** Names of the tomcat scenarios' servers that run the executable jar, and the war. */
     static final String JAR = "boot-jar-";
@@ -120,7 +150,7 @@ final class ServerCatalog {
 
     /** {@code java -jar hello.jar}, Petrel on the given transport or, for {@code null}, switched off. */
     private static ServerSpec bootJar(LabPaths paths, String name, Group group, String description, TransportKind petrel) {
-        return new ServerSpec(name, group, description, (port, tls, ajp) -> {
+        return new ServerSpec(name, group, description, (port, tls, ajp, folder) -> {
             List<String> command = new ArrayList<>();
             command.add(paths.java().toString());
             command.addAll(JVM_OPTIONS);
@@ -136,7 +166,7 @@ final class ServerCatalog {
      */
     private static ServerSpec bootWar(LabPaths paths, String name, Group group, String description, TransportKind petrel) {
         return new ServerSpec(name, group, description,
-                (port, tls, ajp) -> StandaloneTomcat.command(paths, name, port, tls, petrel), true, true, false, true);
+                (port, tls, ajp, folder) -> StandaloneTomcat.command(paths, name, port, tls, petrel), true, true, false, true);
     }
 
     /** The version of Tomcat embedded in the example's jar, e.g. {@code 11.0.22}. */
@@ -175,7 +205,7 @@ final class ServerCatalog {
 
     private static ServerSpec java(LabPaths paths, Path libraries, String name, Group group, String description,
                                    boolean ajpCapable, String mainClass, String... args) {
-        return new ServerSpec(name, group, description, (port, tls, ajp) -> {
+        return new ServerSpec(name, group, description, (port, tls, ajp, folder) -> {
             List<String> command = new ArrayList<>();
             command.add(paths.java().toString());
             command.addAll(JVM_OPTIONS);

@@ -1,6 +1,7 @@
 package dev.petrel.bench.lab;
 
 import dev.petrel.bench.model.ServerInfo;
+import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -23,12 +24,23 @@ import java.util.Map;
  * @param unmeasurableBy the load tools that cannot measure it, each with the reason in a few words
  *     (Helidon answers ab's HTTP/1.0 with 505): a scenario that uses one of them marks it not
  *     applicable rather than running it ({@link Applicability})
+ * @param onlyOverTls why this server is measured over TLS only, or {@code null} for one measured
+ *     everywhere: a server that differs from another only in its TLS engine (petrel-nio-native is
+ *     petrel-nio with BoringSSL) would only repeat that one's figures over plain HTTP, so its
+ *     plain-HTTP cells are not applicable ({@link Scenario#overTls})
  */
 record ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm,
-                  boolean tls, boolean ajp, boolean application, Map<LoadTool, String> unmeasurableBy) {
+                  boolean tls, boolean ajp, boolean application, Map<LoadTool, String> unmeasurableBy,
+                  String onlyOverTls) {
 
     ServerSpec {
         unmeasurableBy = Map.copyOf(unmeasurableBy);
+    }
+
+    /** A server measured over plain HTTP and TLS alike. */
+    ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm, boolean tls,
+               boolean ajp, boolean application, Map<LoadTool, String> unmeasurableBy) {
+        this(name, group, description, command, jvm, tls, ajp, application, unmeasurableBy, null);
     }
 
     /** A server every load tool can measure. */
@@ -53,7 +65,13 @@ record ServerSpec(String name, ServerInfo.Group group, String description, Comma
         Map<LoadTool, String> tools = new EnumMap<>(LoadTool.class);
         tools.putAll(unmeasurableBy);
         tools.put(tool, reason);
-        return new ServerSpec(name, group, description, command, jvm, tls, ajp, application, tools);
+        return new ServerSpec(name, group, description, command, jvm, tls, ajp, application, tools, onlyOverTls);
+    }
+
+    /** This server, measured over TLS only for {@code reason} (see {@link #onlyOverTls()}). */
+    ServerSpec onlyOverTls(String reason) {
+        if (!tls) throw new IllegalArgumentException(name + " serves no TLS, so it cannot be measured over TLS only");
+        return new ServerSpec(name, group, description, command, jvm, tls, ajp, application, unmeasurableBy, reason);
     }
 
     /** How to start a server. */
@@ -63,8 +81,10 @@ record ServerSpec(String name, ServerInfo.Group group, String description, Comma
          * The command line for HTTP on {@code port}; when {@code tls} is not {@code null} (only
          * asked of a server whose {@link ServerSpec#tls()} is true), HTTPS on {@code port + 1} with
          * that certificate; with {@code ajp} (only asked of a server whose {@link ServerSpec#ajp()}
-         * is true), AJP/1.3 on {@code port + 2} with the lab's secret.
+         * is true), AJP/1.3 on {@code port + 2} with the lab's secret. {@code folder} is the server's
+         * own folder under the run's results, which it may make and write into (nginx keeps its
+         * configuration, PID file, error log and temporary files there); most servers need none.
          */
-        List<String> line(int port, LabCertificate tls, boolean ajp);
+        List<String> line(int port, LabCertificate tls, boolean ajp, Path folder);
     }
 }

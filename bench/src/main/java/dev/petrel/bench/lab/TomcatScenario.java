@@ -102,6 +102,12 @@ final class TomcatScenario implements Scenario {
         return true;
     }
 
+    /** The connectors columns over HTTPS; the JSP page's are over HTTP. */
+    @Override
+    public boolean overTls(String variant) {
+        return columns.overTls(variant);
+    }
+
     @Override
     public void measure(Measurement run) throws Exception {
         Duration limit = Duration.ofSeconds(quick ? 30 : 180);

@@ -22,9 +22,10 @@ import java.util.logging.Logger;
  *
  * <p>HTTPS: when the lab sets the system property {@value LabTls#PROPERTY} (the folder of the lab
  * certificate), every server except the C baseline also answers the same contract over HTTPS on
- * {@code PORT + 1}, with the lab's certificate and otherwise its own TLS defaults (JSSE, the
- * protocols and cipher suites it enables by default). Without the property it listens for HTTP
- * only, as the scenarios that measure plain HTTP want. See {@link LabTls}.
+ * {@code PORT + 1}, with the lab's certificate and otherwise its own TLS defaults (the protocols and
+ * cipher suites it enables by default; JSSE, unless its arguments name another engine: Petrel's
+ * {@code tls-engine=native}, Netty's {@code openssl}, both BoringSSL). Without the property it
+ * listens for HTTP only, as the scenarios that measure plain HTTP want. See {@link LabTls}.
  *
  * <p>AJP: Petrel and Tomcat also answer the contract over AJP/1.3 on the port the system property
  * {@value LabAjp#PROPERTY} names, requiring the lab's secret. See {@link LabAjp}.

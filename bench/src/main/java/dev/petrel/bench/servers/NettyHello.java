@@ -24,7 +24,9 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 
 /**
  * Netty 4.2: HttpServerCodec and a handler that answers each request head with a
@@ -34,16 +36,21 @@ import io.netty.handler.ssl.SslContextBuilder;
  *
  * <p>HTTPS, when the lab asks for it, is a second channel on the same event loops with an
  * {@code SslHandler} first in the pipeline, from {@link SslContextBuilder#forServer} with the lab's
- * PEM files. Netty's default provider is OpenSSL when netty-tcnative is on the class path and the
- * JDK's otherwise; the lab ships only tcnative's classes, not its native library, so this is JSSE.
+ * PEM files and the TLS provider named by the third argument: {@code jdk} (JSSE) or {@code openssl}
+ * (BoringSSL: netty-tcnative-boringssl-static, which the lab ships). The provider is always named:
+ * Netty's default is OpenSSL whenever tcnative's native library is on the class path, and the lab
+ * has it there for Petrel's native engine, so leaving it to Netty would have moved netty-epoll and
+ * netty-nio from JSSE to BoringSSL without a word. {@code openssl} without a loadable library stops
+ * the start with the reason, rather than falling back to the JDK.
  */
 public final class NettyHello {
     private NettyHello() {}
 
     public static void main(String[] args) throws Exception {
-        String usage = "NettyHello PORT MODE (epoll, nio)";
+        String usage = "NettyHello PORT MODE (epoll, nio) TLS_PROVIDER (jdk, openssl)";
         int port = Hello.port(args, usage);
         String mode = Hello.mode(args, usage, "epoll", "nio");
+        SslProvider provider = provider(args, usage);
         Hello.quietLogging();
         byte[] page = Hello.page();
 
@@ -53,10 +60,29 @@ public final class NettyHello {
         bind(group, channel, port, null, page);
         LabTls tls = LabTls.fromSystemProperty(port);
         if (tls != null) {
-            SslContext ssl = SslContextBuilder.forServer(tls.certificatePem().toFile(), tls.privateKeyPem().toFile()).build();
+            if (provider == SslProvider.OPENSSL && !OpenSsl.isAvailable()) {
+                throw new IllegalStateException("TLS provider openssl: netty-tcnative cannot be loaded", OpenSsl.unavailabilityCause());
+            }
+            SslContext ssl = SslContextBuilder.forServer(tls.certificatePem().toFile(), tls.privateKeyPem().toFile())
+                    .sslProvider(provider).build();
             bind(group, channel, tls.port(), ssl, page);
         }
-        Hello.runUntilTerminated("netty-" + mode, port, tls);
+        String name = "netty-" + mode + (provider == SslProvider.OPENSSL ? " (TLS: " + OpenSsl.versionString() + ")" : "");
+        Hello.runUntilTerminated(name, port, tls);
+    }
+
+    /** The TLS provider the third argument names; exits with usage when it is missing or unknown. */
+    private static SslProvider provider(String[] args, String usage) {
+        String name = args.length > 2 ? args[2] : "";
+        return switch (name) {
+            case "jdk" -> SslProvider.JDK;
+            case "openssl" -> SslProvider.OPENSSL;
+            default -> {
+                System.err.println("usage: " + usage);
+                System.exit(2);
+                yield null; // not reached
+            }
+        };
     }
 
     /** Listens on {@code port}, over TLS when {@code ssl} is not {@code null}. */

@@ -6,28 +6,47 @@ import dev.petrel.server.Router;
 import dev.petrel.server.Server;
 import dev.petrel.server.TlsConfig;
 import dev.petrel.server.TransportKind;
+import java.util.Arrays;
 
 /**
- * Petrel's own server and router on the transport named on the command line; with a third
- * argument {@code inline}, the handlers are marked non-blocking, which the {@code nio} transport
- * runs on its event loops instead of on virtual threads. HTTPS, when the lab asks for it, is
- * {@code Server.Builder.https} with the lab's PEM files and {@link TlsConfig}'s defaults. AJP, when
+ * Petrel's own server and router on the transport named on the command line; with the argument
+ * {@code inline}, the handlers are marked non-blocking, which the {@code nio} transport runs on its
+ * event loops instead of on virtual threads. HTTPS, when the lab asks for it, is
+ * {@code Server.Builder.https} with the lab's PEM files and {@link TlsConfig}'s defaults, on the TLS
+ * engine the argument {@code tls-engine=NAME} names ({@link TlsConfig#JSSE} without it;
+ * {@link TlsConfig#NATIVE} is BoringSSL, from {@code petrel-tls-native} on the lab's class path).
+ * The engine is named on the command line rather than left to the {@value TlsConfig#ENGINE_PROPERTY}
+ * property, so that the lab's command says which engine a server runs. AJP, when
  * the lab asks for it ({@link LabAjp}), is {@code Server.Builder.ajp} on the same transport and
  * handler with {@code AjpConfig.withSecret} and its defaults otherwise (127.0.0.1, 8 KiB packets,
  * no idle timeout).
  */
 public final class PetrelHello {
+    /** The argument that names the TLS engine, e.g. {@code tls-engine=native}. */
+    static final String ENGINE_ARGUMENT = "tls-engine=";
+
     private PetrelHello() {}
 
     public static void main(String[] args) throws Exception {
-        String usage = "PetrelHello PORT TRANSPORT (" + TransportKind.names() + ") [inline]";
+        String usage = "PetrelHello PORT TRANSPORT (" + TransportKind.names() + ") [inline] [" + ENGINE_ARGUMENT + "NAME]";
         int port = Hello.port(args, usage);
         if (args.length < 2) {
             System.err.println("usage: " + usage);
             System.exit(2);
         }
         TransportKind transport = TransportKind.fromCliName(args[1]);
-        boolean inline = args.length > 2 && args[2].equals("inline");
+        boolean inline = false;
+        String engine = TlsConfig.JSSE;
+        for (String option : Arrays.asList(args).subList(2, args.length)) {
+            if (option.equals("inline")) {
+                inline = true;
+            } else if (option.startsWith(ENGINE_ARGUMENT)) {
+                engine = option.substring(ENGINE_ARGUMENT.length());
+            } else {
+                System.err.println("unknown argument '" + option + "'; usage: " + usage);
+                System.exit(2);
+            }
+        }
         Hello.quietLogging();
         byte[] page = Hello.page();
         Handler pageHandler = (request, response) -> response.contentType(Hello.HTML_TYPE).send(page);
@@ -42,10 +61,15 @@ public final class PetrelHello {
                 .port(port)
                 .transport(transport)
                 .handler(inline ? Handler.nonBlocking(router) : router);
-        if (tls != null) server.https(tls.port(), TlsConfig.pem(tls.certificatePem(), tls.privateKeyPem()));
+        if (tls != null) {
+            server.https(tls.port(), TlsConfig.builder().pem(tls.certificatePem(), tls.privateKeyPem()).engine(engine).build());
+        }
         int ajpPort = LabAjp.portFromSystemProperty();
         if (ajpPort > 0) server.ajp(ajpPort, AjpConfig.withSecret(LabAjp.SECRET));
-        server.start();
-        Hello.runUntilTerminated("petrel-" + transport.cliName() + (inline ? "-inline" : ""), port, tls, ajpPort);
+        Server started = server.start();
+        // the lab's name for it: the native engine's servers are petrel-nio-native and the like
+        String name = "petrel-" + transport.cliName() + (inline ? "-inline" : "") + (engine.equals(TlsConfig.JSSE) ? "" : "-" + engine);
+        // the log says which engine serves HTTPS, as Petrel itself describes it
+        Hello.runUntilTerminated(tls == null ? name : name + " (TLS engine: " + started.tlsEngine() + ")", port, tls, ajpPort);
     }
 }

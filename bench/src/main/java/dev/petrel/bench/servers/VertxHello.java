@@ -10,7 +10,8 @@ import io.vertx.core.net.PemKeyCertOptions;
 /**
  * Vert.x with one HttpServer on the default event loops. The bodies are Buffers made once. HTTPS,
  * when the lab asks for it, is a second HttpServer with {@code ssl} on and the lab's PEM files
- * (Vert.x's default engine: the JDK's).
+ * (Vert.x's default engine: the JDK's; it takes OpenSSL only when the JDK cannot do ALPN, so
+ * netty-tcnative on the lab's class path leaves it on JSSE).
  */
 public final class VertxHello {
     private VertxHello() {}

@@ -76,8 +76,9 @@ class AjpScenarioTest {
         assertThat(scenario.notApplicable(named(servers, "tomcat-nio2")))
                 .isEqualTo("the lab measures Tomcat's AJP connector on tomcat-nio");
         assertThat(scenario.notApplicable(named(servers, "jetty"))).isEqualTo("speaks no AJP");
-        // other scenarios measure every HelloWorld server; the tomcat scenarios' applications only those
-        List<ServerSpec> hello = servers.stream().filter(s -> !s.application()).toList();
+        // other scenarios over plain HTTP measure every HelloWorld server but those measured over TLS only;
+        // the tomcat scenarios' applications only those
+        List<ServerSpec> hello = servers.stream().filter(s -> !s.application() && s.onlyOverTls() == null).toList();
         assertThat(Applicability.applicable(new IdleScenario(true), servers)).isEqualTo(hello);
         assertThat(Applicability.applicable(RampScenario.tomcat(true), servers)).extracting(ServerSpec::name).containsExactly(
                 "boot-jar-tomcat-nio", "boot-jar-petrel-blocking", "boot-jar-petrel-virtual", "boot-jar-petrel-nio",
@@ -89,10 +90,10 @@ class AjpScenarioTest {
         List<ServerSpec> servers = ServerCatalog.all(paths());
         String property = "-D" + LabAjp.PROPERTY + "=";
 
-        assertThat(named(servers, "petrel-nio").command().line(18_400, null, true)).contains(property + "18402");
-        assertThat(named(servers, "tomcat-nio").command().line(18_400, null, true)).contains(property + "18402")
+        assertThat(named(servers, "petrel-nio").command().line(18_400, null, true, Path.of("folder"))).contains(property + "18402");
+        assertThat(named(servers, "tomcat-nio").command().line(18_400, null, true, Path.of("folder"))).contains(property + "18402")
                 .endsWith("dev.petrel.bench.servers.TomcatHello", "18400", "nio");
-        assertThat(named(servers, "petrel-nio").command().line(18_400, null, false)).noneMatch(a -> a.startsWith(property));
+        assertThat(named(servers, "petrel-nio").command().line(18_400, null, false, Path.of("folder"))).noneMatch(a -> a.startsWith(property));
         assertThat(ServerCatalog.AJP_PROPERTY).isEqualTo("petrel.bench.ajp");
     }
 

@@ -104,8 +104,8 @@ class ConnectorsScenarioTest {
         // a Spring Boot jar's embedded Tomcat has one port; the war's standalone Tomcat has an HTTPS connector too
         assertThat(servers.stream().filter(ServerSpec::application))
                 .allMatch(s -> s.tls() == s.name().startsWith(ServerCatalog.WAR)).isNotEmpty();
-        assertThat(jetty.command().line(18_400, certificate, false)).contains(property).endsWith("dev.petrel.bench.servers.JettyHello", "18400");
-        assertThat(jetty.command().line(18_400, null, false)).noneMatch(arg -> arg.startsWith("-D" + ServerCatalog.TLS_PROPERTY));
+        assertThat(jetty.command().line(18_400, certificate, false, Path.of("folder"))).contains(property).endsWith("dev.petrel.bench.servers.JettyHello", "18400");
+        assertThat(jetty.command().line(18_400, null, false, Path.of("folder"))).noneMatch(arg -> arg.startsWith("-D" + ServerCatalog.TLS_PROPERTY));
     }
 
     @Test
@@ -159,7 +159,7 @@ class ConnectorsScenarioTest {
 
     /** A "server" process that only sleeps: the test's own listeners answer for it. */
     private static ServerSpec standIn(boolean tls) {
-        return new ServerSpec("stand-in", Group.PEER, "sleep", (port, certificate, ajp) -> List.of("sleep", "30"), false, tls);
+        return new ServerSpec("stand-in", Group.PEER, "sleep", (port, certificate, ajp, folder) -> List.of("sleep", "30"), false, tls);
     }
 
     private static Path logFile() {

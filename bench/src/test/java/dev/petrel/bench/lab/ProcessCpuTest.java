@@ -116,6 +116,18 @@ class ProcessCpuTest {
     }
 
     @Test
+    void cpuPerEventIsTheTicksTimeSharedByTheEvents() {
+        // 150 ticks at 100 a second: 1.5 s of CPU over 3,000 handshakes
+        assertThat(ProcessCpu.microsEach(150, 100, 3_000)).isEqualTo(500.0);
+        // one tick over a few events: the resolution a short window has
+        assertThat(ProcessCpu.microsEach(1, 100, 40)).isEqualTo(250.0);
+        assertThat(ProcessCpu.microsEach(0, 100, 40)).isZero();
+        assertThat(ProcessCpu.microsEach(12, 1000, 4)).isCloseTo(3000.0, within(1e-9));
+        assertThatThrownBy(() -> ProcessCpu.microsEach(10, 100, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ProcessCpu.microsEach(10, 0, 5)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void theClockTicksComeFromGetconf() throws IOException {
         assertThat(ProcessCpu.ticksPerSecond()).isPositive();
     }

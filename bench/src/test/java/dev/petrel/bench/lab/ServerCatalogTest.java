@@ -25,8 +25,8 @@ class ServerCatalogTest {
         Path before = home.resolve("before/bench/target/lib");
         List<ServerSpec> servers = ServerCatalog.all(paths(), before);
 
-        List<String> now = named(servers, "petrel-nio-inline").command().line(18_400, null, false);
-        List<String> then = named(servers, "before-petrel-nio-inline").command().line(18_400, null, false);
+        List<String> now = named(servers, "petrel-nio-inline").command().line(18_400, null, false, Path.of("folder"));
+        List<String> then = named(servers, "before-petrel-nio-inline").command().line(18_400, null, false, Path.of("folder"));
         assertThat(then).contains(before + "/*").doesNotContain(paths().libraries() + "/*");
         assertThat(now).contains(paths().libraries() + "/*");
         assertThat(then.subList(then.indexOf(before + "/*") + 1, then.size()))
@@ -34,6 +34,63 @@ class ServerCatalogTest {
         assertThat(servers).extracting(ServerSpec::name)
                 .contains("before-petrel-blocking", "before-petrel-virtual", "before-petrel-nio");
         assertThat(named(servers, "before-petrel-nio").group()).isEqualTo(named(servers, "petrel-nio").group());
+    }
+
+    @Test
+    void petrelsNativeServersAreTheSameServersNamingTheNativeEngine() {
+        List<ServerSpec> servers = ServerCatalog.all(paths());
+
+        for (String twin : List.of("petrel-blocking", "petrel-virtual", "petrel-nio", "petrel-nio-inline")) {
+            List<String> plain = named(servers, twin).command().line(18_400, null, false, Path.of("folder"));
+            List<String> nativeEngine = named(servers, twin + "-native").command().line(18_400, null, false, Path.of("folder"));
+            assertThat(nativeEngine).isEqualTo(concat(plain, "tls-engine=native"));
+            assertThat(named(servers, twin + "-native").group()).isEqualTo(named(servers, twin).group());
+            assertThat(named(servers, twin + "-native").description()).contains("native TLS engine, BoringSSL");
+            assertThat(named(servers, twin + "-native").ajp()).isFalse();
+        }
+    }
+
+    @Test
+    void everyNettyServerNamesItsTlsProviderSoThatBoringSslOnTheClassPathChangesNoneSilently() {
+        List<ServerSpec> servers = ServerCatalog.all(paths());
+
+        assertThat(named(servers, "netty-epoll").command().line(18_400, null, false, Path.of("folder")))
+                .endsWith("dev.petrel.bench.servers.NettyHello", "18400", "epoll", "jdk");
+        assertThat(named(servers, "netty-nio").command().line(18_400, null, false, Path.of("folder")))
+                .endsWith("dev.petrel.bench.servers.NettyHello", "18400", "nio", "jdk");
+        assertThat(named(servers, "netty-epoll-boringssl").command().line(18_400, null, false, Path.of("folder")))
+                .endsWith("dev.petrel.bench.servers.NettyHello", "18400", "epoll", "openssl");
+    }
+
+    @Test
+    void everyJvmServerMayLoadNativeLibraries() {
+        List<ServerSpec> servers = ServerCatalog.all(paths());
+
+        assertThat(servers.stream().filter(s -> s.jvm() && !s.application()))
+                .allSatisfy(s -> assertThat(s.command().line(18_400, null, false, Path.of("folder")))
+                        .contains("--enable-native-access=ALL-UNNAMED"));
+    }
+
+    @Test
+    void nginxIsTheNonJavaReferenceABaselineWithTls() {
+        ServerSpec nginx = named(ServerCatalog.all(paths()), "nginx");
+
+        assertThat(nginx.group()).isEqualTo(dev.petrel.bench.model.ServerInfo.Group.BASELINE);
+        assertThat(nginx.jvm()).isFalse();
+        assertThat(nginx.tls()).isTrue();
+        assertThat(nginx.ajp()).isFalse();
+        assertThat(nginx.onlyOverTls()).isNull();
+        assertThat(nginx.description()).startsWith("nginx").contains("non-Java reference");
+        // the do-nothing C server stays the first baseline, the figure "× baseline" is to over HTTP
+        List<String> baselines = ServerCatalog.all(paths()).stream()
+                .filter(s -> s.group() == dev.petrel.bench.model.ServerInfo.Group.BASELINE).map(ServerSpec::name).toList();
+        assertThat(baselines).containsExactly("baseline-c", "nginx");
+    }
+
+    private static List<String> concat(List<String> list, String last) {
+        List<String> all = new java.util.ArrayList<>(list);
+        all.add(last);
+        return all;
     }
 
     @Test

@@ -29,10 +29,10 @@ class TomcatScenarioTest {
         List<ServerSpec> servers = ServerCatalog.all(paths());
         Path jar = home.resolve("examples/spring-boot/target/hello.jar");
 
-        assertThat(named(servers, "boot-jar-petrel-virtual").command().line(18_400, null, false)).startsWith("/jdk/bin/java")
+        assertThat(named(servers, "boot-jar-petrel-virtual").command().line(18_400, null, false, Path.of("folder"))).startsWith("/jdk/bin/java")
                 .containsSubsequence("-jar", jar.toString(), "--server.port=18400", "--server.address=127.0.0.1",
                         "--petrel.transport=virtual").containsAll(ServerCatalog.JVM_OPTIONS);
-        assertThat(named(servers, "boot-jar-tomcat-nio").command().line(18_400, null, false))
+        assertThat(named(servers, "boot-jar-tomcat-nio").command().line(18_400, null, false, Path.of("folder")))
                 .endsWith("--petrel.enabled=false");
     }
 

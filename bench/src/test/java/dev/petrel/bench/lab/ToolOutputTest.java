@@ -119,6 +119,103 @@ class ToolOutputTest {
     }
 
     @Test
+    void readsWrkLatencyDistributionAndMaxOverTls() throws IOException {
+        // wrk -t1 -c100 -d1s --timeout 10s --latency against nginx over TLS, as the tls scenario runs it
+        WrkOutput wrk = WrkOutput.parse(resource("wrk-latency.txt"));
+
+        assertThat(wrk.requests()).isEqualTo(10739);
+        assertThat(wrk.requestsPerSecond()).isEqualTo(9955.34);
+        assertThat(wrk.latencyAvgMs()).isEqualTo(14.98);
+        assertThat(wrk.latencyMaxMs()).isEqualTo(194.33);
+        assertThat(wrk.latencyPercentilesMs()).containsExactly(
+                Map.entry(50, 6.72), Map.entry(75, 9.84), Map.entry(90, 29.31), Map.entry(99, 174.0));
+        assertThat(wrk.percentileMs(99)).isEqualTo(174.0);
+    }
+
+    @Test
+    void wrkWithoutLatencyHasNoDistributionAndSaysSoWhenAsked() throws IOException {
+        WrkOutput wrk = WrkOutput.parse(resource("wrk.txt"));
+
+        assertThat(wrk.latencyPercentilesMs()).isEmpty();
+        assertThatThrownBy(() -> wrk.percentileMs(99)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--latency");
+    }
+
+    @Test
+    void readsWrkLatencyInEveryUnitItPrints() {
+        String text = """
+                Running 10s test @ https://127.0.0.1:1/
+                  1 threads and 100 connections
+                  Thread Stats   Avg      Stdev     Max   +/- Stdev
+                    Latency   850.00us    1.20s     1.05m    99.00%
+                    Req/Sec     1.00k   100.00     2.00k    50.00%
+                  Latency Distribution
+                     50%  512.00us
+                     75%    1.50ms
+                     90%    2.00s
+                     99%    1.02m
+                  100 requests in 10.00s, 10.00KB read
+                Requests/sec:     10.00
+                Transfer/sec:      1.00KB
+                """;
+        WrkOutput wrk = WrkOutput.parse(text);
+
+        assertThat(wrk.latencyAvgMs()).isEqualTo(0.85);
+        assertThat(wrk.latencyMaxMs()).isEqualTo(63_000.0);
+        assertThat(wrk.latencyPercentilesMs()).containsExactly(
+                Map.entry(50, 0.512), Map.entry(75, 1.5), Map.entry(90, 2000.0), Map.entry(99, 61_200.0));
+    }
+
+    @Test
+    void readsSTimeFullHandshakes() throws IOException {
+        // openssl s_time -www / -new -time 1 against nginx: a '*' per full handshake
+        STimeOutput sTime = STimeOutput.parse(resource("s_time-new.txt"));
+
+        assertThat(sTime.connections()).isEqualTo(585);
+        assertThat(sTime.marks()).isEqualTo(585);
+        assertThat(sTime.resumed()).isZero();
+    }
+
+    @Test
+    void readsSTimeResumedConnections() throws IOException {
+        // -reuse against nginx, session tickets on: an 'r' per resumed connection, every one
+        STimeOutput sTime = STimeOutput.parse(resource("s_time-reuse.txt"));
+
+        assertThat(sTime.connections()).isEqualTo(854);
+        assertThat(sTime.resumed()).isEqualTo(854);
+        assertThat(sTime.resumedPercent()).isEqualTo(100.0);
+    }
+
+    @Test
+    void seesThatAServerResumedNothingThoughAskedTo() throws IOException {
+        // -reuse against nginx with tickets and its session cache off: every handshake full
+        STimeOutput sTime = STimeOutput.parse(resource("s_time-reuse-refused.txt"));
+
+        assertThat(sTime.connections()).isEqualTo(547);
+        assertThat(sTime.marks()).isEqualTo(547);
+        assertThat(sTime.resumed()).isZero();
+        assertThat(TlsScenario.noResumption(sTime, new SClientOutput(false, "TLSv1.3", "TLS_AES_256_GCM_SHA384", null)))
+                .isEqualTo("no resumption: 0 of 547 s_time -reuse connections resumed, and s_client's second connection was New");
+    }
+
+    @Test
+    void sTimeThatNeverConnectedIsNoResult() {
+        assertThatThrownBy(() -> STimeOutput.parse("Error connecting to 127.0.0.1:1\n"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("connections in");
+    }
+
+    @Test
+    void readsSClientNewAndReusedSessions() throws IOException {
+        // s_client -sess_out, then -sess_in with the saved session, each sending GET / HTTP/1.0 (nginx)
+        SClientOutput first = SClientOutput.parse(resource("s_client-new.txt"));
+        SClientOutput second = SClientOutput.parse(resource("s_client-reused.txt"));
+
+        assertThat(first).isEqualTo(new SClientOutput(false, "TLSv1.3", "TLS_AES_256_GCM_SHA384", "X25519, 253 bits"));
+        assertThat(second.reused()).isTrue();
+        assertThat(second.summary()).isEqualTo("Reused, TLSv1.3, TLS_AES_256_GCM_SHA384, key exchange X25519, 253 bits");
+        assertThatThrownBy(() -> SClientOutput.parse("connect:errno=111\n")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void readsH2loadReport() throws IOException {
         H2loadOutput h2 = H2loadOutput.parse(resource("h2load.txt"));
 
