@@ -92,6 +92,10 @@ final class SniKeyManager extends X509ExtendedKeyManager {
     }
 
     private String choose(String keyType, SSLSession handshake) {
+        // One certificate, the common case: nothing to rank, and whether the client accepts its key type
+        // changes nothing (it is served to a client of that type either way); the handshake's names and
+        // algorithms are not fetched, which over BoringSSL is a call into native code for each
+        if (certificates.size() == 1) return certificates.getFirst().keyType().equals(keyType) ? ALIAS_PREFIX + 0 : null;
         List<Integer> ranked = rank(requestedHost(handshake));
         Set<String> accepted = acceptedKeyTypes(handshake);
         for (int index : ranked) {
