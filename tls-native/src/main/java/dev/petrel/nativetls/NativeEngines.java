@@ -11,7 +11,6 @@ import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.OpenSslCachingX509KeyManagerFactory;
 import io.netty.handler.ssl.OpenSslContextOption;
 import io.netty.handler.ssl.OpenSslSessionContext;
-import io.netty.handler.ssl.ReferenceCountedOpenSslContext;
 import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -103,19 +102,9 @@ final class NativeEngines implements TlsEngineProvider.Engines {
         // Netty turns tickets off to behave like the JDK did; no keys given: BoringSSL makes them and
         // rotates them every two days, so a client resumes without a full handshake, as JSSE allows too
         ((OpenSslSessionContext) context.sessionContext()).setTicketKeys();
-        if (context instanceof ReferenceCountedOpenSslContext openSsl) oneTicket(openSsl);
+        // BoringSSL sends two TLS 1.3 tickets per full handshake, the JDK one; tcnative cannot set the count for
+        // BoringSSL (its setNumTickets answers false), so the cost of the second is in the lab's figures
         return new NativeEngines(context, PooledByteBufAllocator.DEFAULT);
-    }
-
-    /**
-     * One TLS 1.3 ticket per full handshake, as the JDK sends (BoringSSL would send two): each
-     * costs an encryption and a record, and a client resumes with one. Netty has no option for it;
-     * the pointer it warns about is used here once, while this code holds the only reference to
-     * the context, so it cannot have been freed.
-     */
-    @SuppressWarnings("deprecation")
-    private static void oneTicket(ReferenceCountedOpenSslContext context) {
-        io.netty.internal.tcnative.SSLContext.setNumTickets(context.sslCtxPointer(), 1);
     }
 
     /** BoringSSL speaks TLS 1.0 to 1.3: anything else asked for is a configuration error, as on the JDK. */
