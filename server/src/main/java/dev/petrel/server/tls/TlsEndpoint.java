@@ -69,6 +69,7 @@ public final class TlsEndpoint implements Endpoint {
     private final Endpoint raw;
     private final SSLEngine engine;
     private final Consumer<SSLEngine> release;
+    private final HandshakeLane lane;
     private final AtomicBoolean released = new AtomicBoolean();
     private final ReentrantLock readLock = new ReentrantLock();
     private final ReentrantLock writeLock = new ReentrantLock();
@@ -83,6 +84,7 @@ public final class TlsEndpoint implements Endpoint {
     // guarded by writeLock
     private final ByteBuffer netOut;  // ciphertext wrapped, not written yet: from 0 to position
     private boolean closeNotifySent;
+    private boolean answered;         // the server has written its first handshake flight
     // written under both locks during the handshake, read under either afterwards
     private volatile boolean established; // the initial handshake completed
     private volatile boolean tls13;
@@ -108,9 +110,19 @@ public final class TlsEndpoint implements Endpoint {
      * exactly once, on whichever thread left last (see {@link #releaseIfIdle}).
      */
     public TlsEndpoint(Endpoint raw, SSLEngine engine, Consumer<SSLEngine> release) {
+        this(raw, engine, release, HandshakeLane.shared());
+    }
+
+    /**
+     * Like {@link #TlsEndpoint(Endpoint, SSLEngine, Consumer)}, computing the first step of the
+     * handshake on {@code lane} rather than the process's ({@link HandshakeLane#shared()}) when
+     * {@link #handshake} runs on a virtual thread.
+     */
+    public TlsEndpoint(Endpoint raw, SSLEngine engine, Consumer<SSLEngine> release, HandshakeLane lane) {
         this.raw = Objects.requireNonNull(raw, "raw");
         this.engine = Objects.requireNonNull(engine, "engine");
         this.release = Objects.requireNonNull(release, "release");
+        this.lane = Objects.requireNonNull(lane, "lane");
         if (engine.getUseClientMode()) throw new IllegalArgumentException("the SSLEngine must be in server mode");
         SSLSession session = engine.getSession();
         this.netIn = ByteBuffer.allocate(session.getPacketBufferSize()).limit(0);
@@ -161,7 +173,8 @@ public final class TlsEndpoint implements Endpoint {
      * Runs the initial handshake over the raw endpoint, waiting for the client (delegated tasks
      * run on the calling thread), and returns once it is complete and the server's last flight
      * (in TLS 1.3 the session tickets too) is written. Ciphertext the client sent after its last
-     * handshake message stays buffered for {@link #read}.
+     * handshake message stays buffered for {@link #read}. On a virtual thread, the costly first
+     * step (the answer to the client's hello) computes on the {@link HandshakeLane}.
      *
      * @param timeoutMillis time allowed for the whole handshake, above 0
      * @throws PlainHttpOnTlsPortException when the client sent clear text (an HTTP request)
@@ -197,7 +210,14 @@ public final class TlsEndpoint implements Endpoint {
     private void handshakeStep(long deadline, int timeoutMillis) throws IOException {
         switch (engine.getHandshakeStatus()) {
             case NEED_TASK -> {
-                runDelegatedTasks();
+                if (onLane()) {
+                    lane.call(() -> {
+                        runDelegatedTasks(); // the JDK's engine answers the client's hello here
+                        return null;
+                    }, deadline, timeoutMillis);
+                } else {
+                    runDelegatedTasks();
+                }
                 if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) unwrapAfterTasks();
             }
             case NEED_WRAP -> {
@@ -207,7 +227,8 @@ public final class TlsEndpoint implements Endpoint {
                 if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
             }
             case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
-                SSLEngineResult result = unwrap();
+                // an engine over BoringSSL answers the client's hello in this unwrap
+                SSLEngineResult result = onLane() && netIn.hasRemaining() ? lane.call(this::unwrap, deadline, timeoutMillis) : unwrap();
                 switch (result.getStatus()) {
                     case OK -> {
                         if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
@@ -223,6 +244,15 @@ public final class TlsEndpoint implements Endpoint {
             }
             case NOT_HANDSHAKING, FINISHED -> finishHandshake();
         }
+    }
+
+    /**
+     * Whether the engine's next call goes to the {@link HandshakeLane}: until the server has
+     * answered the client's hello, on a virtual thread. What comes later (the client's
+     * {@code Finished}, the session tickets) is cheap, and computes where the handshake runs.
+     */
+    private boolean onLane() {
+        return !answered && HandshakeLane.needed();
     }
 
     /**
@@ -603,6 +633,7 @@ public final class TlsEndpoint implements Endpoint {
 
     private void sendQueued() throws IOException {
         if (netOut.position() == 0) return;
+        answered = true;
         try {
             raw.write(netOut.array(), 0, netOut.position());
         } finally {
