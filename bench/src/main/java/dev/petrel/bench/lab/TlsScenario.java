@@ -66,9 +66,20 @@ final class TlsScenario implements Scenario {
         return quick ? 500 : 5_000;
     }
 
-    /** Full handshakes with ab before any is measured, after the cold tail. */
+    /**
+     * At most this many full handshakes with ab before any is measured, after the cold tail, for at
+     * most {@link #warmupDuration()}. Long, because each method on the path of a new connection runs a
+     * few times per connection: at 1k connections/s the JIT was still compiling them after 3,000
+     * (its compiler threads took 35 % of the server's core during the measured run, against 10 %
+     * after 20 s), and a measured figure would be part compilation.
+     */
     int warmup() {
-        return quick ? 200 : 2_000;
+        return quick ? 200 : 20_000;
+    }
+
+    /** The longest the warm-up runs (ab's {@code -t}). */
+    Duration warmupDuration() {
+        return Duration.ofSeconds(quick ? 30 : 20);
     }
 
     /** Each s_time run. */
@@ -84,8 +95,9 @@ final class TlsScenario implements Scenario {
     @Override
     public ScenarioInfo info() {
         return new ScenarioInfo(NAME, null, "TLS handshakes: server CPU per full and per resumed TLS 1.3 handshake",
-                "Per server, after the cold-start run of the next table and a warm-up of " + warmup() + " full handshakes "
-                        + "(`ab -c 100 -n " + warmup() + "`), three runs, each with the server's CPU time read from `/proc` "
+                "Per server, after the cold-start run of the next table and a warm-up of " + warmupDuration().toSeconds()
+                        + " s or " + warmup() + " full handshakes, whichever ends first (`ab -c 100 -t " + warmupDuration().toSeconds()
+                        + " -n " + warmup() + "`: the JIT compiles the path of a new connection only after thousands of them), three runs, each with the server's CPU time read from `/proc` "
                         + "before and after (its process and any it runs: nginx's master and worker). *" + FULL_CONCURRENT
                         + "*: `ab -c 100 -n " + handshakes() + " https://127.0.0.1/` without keep-alive, so every request is a "
                         + "new connection and a full handshake, 100 at a time. *" + FULL_SEQUENTIAL + "* and *" + RESUMED
@@ -162,7 +174,9 @@ final class TlsScenario implements Scenario {
 
     @Override
     public Duration stepEstimate() {
-        Duration handshakes = NominalTimes.requests(warmup() + handshakes(), NominalTimes.TLS_HANDSHAKES_PER_SECOND);
+        Duration warm = NominalTimes.requests(warmup(), NominalTimes.TLS_HANDSHAKES_PER_SECOND);
+        if (warm.compareTo(warmupDuration()) > 0) warm = warmupDuration();
+        Duration handshakes = warm.plus(NominalTimes.requests(handshakes(), NominalTimes.TLS_HANDSHAKES_PER_SECOND));
         // s_time runs a second or so past its -time; s_client's two connections take well under a second
         Duration openssl = sTimeDuration().plusSeconds(1).multipliedBy(2).plusSeconds(1);
         return NominalTimes.HELLO_START.plus(tailDuration().multipliedBy(2)).plus(handshakes).plus(openssl);
@@ -181,7 +195,7 @@ final class TlsScenario implements Scenario {
         if (ticksPerSecond == 0) ticksPerSecond = ProcessCpu.ticksPerSecond();
         tail(tail, COLD);
         Duration limit = Duration.ofSeconds(quick ? 30 : 120);
-        if (LoadTools.ab(run, "warm-up", run.clientCpu(), false, 100, warmup(), limit, run.httpsUrl("/")) == null) return;
+        if (LoadTools.ab(run, "warm-up", run.clientCpu(), false, 100, warmup(), warmupDuration(), run.httpsUrl("/")) == null) return;
         fullHandshakes(run, limit);
         SClientOutput check = resumptionCheck(run);
         sTime(run, FULL_SEQUENTIAL, false, check);

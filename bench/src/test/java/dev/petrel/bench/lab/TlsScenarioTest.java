@@ -50,6 +50,10 @@ class TlsScenarioTest {
         TlsScenario full = new TlsScenario(false);
         assertThat(full.handshakes()).isEqualTo(5_000);
         assertThat(full.tailDuration()).isEqualTo(Duration.ofSeconds(10));
+        // warm until the JIT has compiled the path of a new connection: 20 s, or 20,000 handshakes if sooner
+        assertThat(full.warmup()).isEqualTo(20_000);
+        assertThat(full.warmupDuration()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(full.info().method()).contains("`ab -c 100 -t 20 -n 20000`");
     }
 
     @Test
