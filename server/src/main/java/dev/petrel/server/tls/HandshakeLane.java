@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * took well under a millisecond: it waited for the other clients' first steps. Computed here, the
  * first steps wait in a line of their own, and the operating system's scheduler shares the
  * processor between this line and the virtual threads (the open connections and the handshakes'
- * short second steps) instead of putting one behind the other. Once warm, the hop costs two
- * thread switches per handshake, a few microseconds against the handshake's hundreds.
+ * short second steps) instead of putting one behind the other. The hop costs two thread
+ * switches per handshake; the server's CPU per handshake under {@code ab -c 100} measured the same
+ * with and without it (1,298 against 1,302 µs, medians of 3 runs).
  *
  * <p>Platform threads need none of this: the operating system preempts them.
  */
