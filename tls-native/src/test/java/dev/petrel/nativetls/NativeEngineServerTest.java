@@ -2,6 +2,7 @@ package dev.petrel.nativetls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
 import dev.petrel.server.TlsConfig;
 import dev.petrel.server.TransportKind;
@@ -79,6 +80,29 @@ class NativeEngineServerTest {
             server.stop(Duration.ofSeconds(2));
         }
         assertThat(NativeEngines.liveEngines()).isEqualTo(before);
+    }
+
+    /**
+     * On {@code nio} BoringSSL computes inside its unwrap, so the event loop runs the whole
+     * handshake, as Netty's does, and a handler that never blocks answers the first request
+     * there too: no thread is handed the connection.
+     */
+    @org.junit.jupiter.api.Test
+    void onNioTheHandshakeAndTheFirstRequestOfANonBlockingHandlerRunOnTheEventLoop() throws Exception {
+        Server server = Server.builder().host("127.0.0.1").port(0).transport(TransportKind.NIO).plainHttp(false)
+                .https(0, TlsConfig.builder().certificate(certificate.source()).engine(TlsConfig.NATIVE).build())
+                .handler(Handler.nonBlocking((request, response) -> response.send(Thread.currentThread().getName()))).start();
+        try {
+            URI uri = URI.create("https://localhost:" + server.httpsAddress().getPort() + "/");
+            for (int i = 0; i < 3; i++) {
+                try (HttpClient client = HttpClient.newBuilder().sslContext(trusting).version(HttpClient.Version.HTTP_1_1).build()) {
+                    HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+                    assertThat(response.body()).as("the thread that answered a new connection").startsWith("petrel-nio-loop-");
+                }
+            }
+        } finally {
+            server.stop(Duration.ofSeconds(2));
+        }
     }
 
     private static String plainHttpTo(int port) throws IOException {

@@ -52,6 +52,26 @@ public interface Endpoint extends RequestOrigin {
     }
 
     /**
+     * Whether {@link #wakeOnLoop()} works: true on an event-loop transport whose loop can be
+     * asked to look at the connection. Default: false.
+     */
+    default boolean wakesOnLoop() {
+        return false;
+    }
+
+    /**
+     * Has the event loop look at the connection soon as if bytes had arrived (the engine's
+     * {@linkplain ProtocolConnection#poll() poll}, then its serve), for work the connection waits
+     * on that another thread has just finished, such as a TLS handshake step computed off the
+     * loop. Nothing happens unless the connection is waiting on the loop then. Safe from any thread.
+     *
+     * @throws UnsupportedOperationException unless {@link #wakesOnLoop()} (the default)
+     */
+    default void wakeOnLoop() {
+        throw new UnsupportedOperationException("this endpoint has no event loop to wake");
+    }
+
+    /**
      * Whether this endpoint holds input of its own that a read would return without the socket
      * becoming readable again, such as a TLS record received whole but not yet decrypted. A
      * transport that waits without a thread relies on the socket's readiness, which says nothing

@@ -50,6 +50,17 @@ public interface ProtocolConnection {
         return false;
     }
 
+    /**
+     * Whether {@link #serve()}, having returned true, waits for work on another thread rather
+     * than for the socket: the transport need not watch the socket until the endpoint's
+     * {@link Endpoint#wakeOnLoop()} (the deadline still holds). Bytes the client sends meanwhile
+     * wait in the socket, where a level-triggered selector would otherwise report them again and
+     * again. Default: false.
+     */
+    default boolean awaitsWake() {
+        return false;
+    }
+
     /** Finishes the current exchange, if any, then closes; closes at once when idle. */
     void drain();
 

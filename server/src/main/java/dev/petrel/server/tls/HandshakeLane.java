@@ -52,7 +52,7 @@ public final class HandshakeLane {
         return SHARED;
     }
 
-    /** Calls that have run on the lane so far (for tests and diagnostics). */
+    /** Calls and submitted work that have run on the lane so far (for tests and diagnostics). */
     long completed() {
         return executor.getCompletedTaskCount();
     }
@@ -103,6 +103,70 @@ public final class HandshakeLane {
             return result;
         } catch (ExecutionException e) {
             throw rethrown(e.getCause());
+        }
+    }
+
+    /**
+     * Runs {@code work} on the lane without waiting for it, for a caller that must not wait (an
+     * event loop): {@code whenDone} runs on the lane right after the work, unless it was
+     * {@linkplain Pending#drop() dropped}, and the caller then takes the {@linkplain Pending#result()
+     * result}.
+     */
+    public <T> Pending<T> submit(Callable<T> work, Runnable whenDone) {
+        Pending<T> pending = new Pending<>(work, whenDone);
+        try {
+            executor.execute(pending.task);
+        } catch (RejectedExecutionException e) {
+            pending.task.run(); // only if the lane were shut down, which the shared one never is
+        }
+        return pending;
+    }
+
+    /** Work {@linkplain #submit submitted} to the lane. */
+    public final class Pending<T> {
+        // Taken by whichever comes first: the lane starting the work, or the caller dropping it.
+        private final AtomicBoolean taken = new AtomicBoolean();
+        private final FutureTask<T> task;
+
+        private Pending(Callable<T> work, Runnable whenDone) {
+            this.task = new FutureTask<>(() -> taken.compareAndSet(false, true) ? work.call() : null) {
+                @Override
+                protected void done() {
+                    if (!isCancelled()) whenDone.run();
+                }
+            };
+        }
+
+        /** Whether the work has run (or failed); then {@link #result()} returns at once. */
+        public boolean isDone() {
+            return task.isDone();
+        }
+
+        /**
+         * Drops the work if it has not started (its deadline passed in the line, say): it then
+         * never runs, and {@code whenDone} neither. Returns false when it has started already.
+         */
+        public boolean drop() {
+            if (!taken.compareAndSet(false, true)) return false;
+            task.cancel(false);
+            executor.remove(task);
+            return true;
+        }
+
+        /** Waits, without giving up, until the work has run or was dropped. */
+        public void await() throws IOException {
+            if (task.isCancelled()) return;
+            try {
+                finished(task);
+            } catch (IOException | RuntimeException e) {
+                // the caller takes it with result()
+            }
+        }
+
+        /** What the work returned, or threw; call once {@link #isDone()}. */
+        public T result() throws IOException {
+            if (!task.isDone()) throw new IllegalStateException("the work has not run yet");
+            return finished(task);
         }
     }
 

@@ -85,6 +85,12 @@ public final class TlsEndpoint implements Endpoint {
     private final ByteBuffer netOut;  // ciphertext wrapped, not written yet: from 0 to position
     private boolean closeNotifySent;
     private boolean answered;         // the server has written its first handshake flight
+    // written under both locks during the handshake
+    private boolean begun;            // the engine's handshake began; the clock below runs
+    private int handshakeTimeoutMillis;
+    private volatile long handshakeDeadline; // read by an event loop between calls, for its timer
+    // the thread driving continueHandshake only (an event loop)
+    private HandshakeLane.Pending<SSLEngineResult> hello; // the answer to the client's hello, computing on the lane
     // written under both locks during the handshake, read under either afterwards
     private volatile boolean established; // the initial handshake completed
     private volatile boolean tls13;
@@ -174,9 +180,10 @@ public final class TlsEndpoint implements Endpoint {
      * run on the calling thread), and returns once it is complete and the server's last flight
      * (in TLS 1.3 the session tickets too) is written. Ciphertext the client sent after its last
      * handshake message stays buffered for {@link #read}. On a virtual thread, the costly first
-     * step (the answer to the client's hello) computes on the {@link HandshakeLane}.
+     * step (the answer to the client's hello) computes on the {@link HandshakeLane}. Finishes a
+     * handshake that {@link #continueHandshake} began, within the time that call allowed.
      *
-     * @param timeoutMillis time allowed for the whole handshake, above 0
+     * @param timeoutMillis time allowed for the whole handshake, above 0 (ignored when it began already)
      * @throws PlainHttpOnTlsPortException when the client sent clear text (an HTTP request)
      * @throws SocketTimeoutException when the handshake did not complete in time
      * @throws SSLException when the client sent something that is not a valid handshake, or
@@ -184,16 +191,110 @@ public final class TlsEndpoint implements Endpoint {
      * @throws IOException when the raw endpoint fails
      */
     public void handshake(int timeoutMillis) throws IOException {
+        runHandshake(timeoutMillis, true);
+    }
+
+    /** How far {@link #continueHandshake} got. */
+    public enum HandshakeProgress {
+        /** The handshake is complete: the endpoint is ready for the protocol. */
+        DONE,
+        /**
+         * It needs more of the client's bytes: call again once the raw endpoint is readable, and
+         * at the latest at {@link #handshakeDeadline()}, when the call fails it.
+         */
+        NEEDS_INPUT,
+        /**
+         * The answer to the client's hello computes on the {@link HandshakeLane}, which calls the
+         * raw endpoint's {@link Endpoint#wakeOnLoop()} when it is done: call again then, and at
+         * the latest at the deadline (work still in the lane's line then is dropped, and the call
+         * fails the handshake). Bytes the client sends meanwhile can wait in the socket.
+         */
+        COMPUTING,
+        /**
+         * The engine has delegated tasks, its way of saying that the next step is costly and
+         * should run off the caller's thread (the JDK's engine answering the client's hello):
+         * finish with {@link #handshake}, on a thread that may wait.
+         */
+        NEEDS_WORKER
+    }
+
+    /**
+     * Takes the handshake as far as the bytes that have arrived allow, without waiting for the
+     * client: an event loop calls this as the raw endpoint becomes readable, and so spends no
+     * thread on a client that is slow to send its next flight. The first call starts the clock of
+     * {@code timeoutMillis}; later calls, and a {@link #handshake} that finishes the work, keep
+     * it.
+     *
+     * <p>The costly step, the answer to the client's hello (BoringSSL's unwrap of it, the JDK's
+     * delegated tasks), computes on the {@link HandshakeLane} when the raw endpoint
+     * {@linkplain Endpoint#wakesOnLoop() can wake its loop} (see
+     * {@link HandshakeProgress#COMPUTING}): the loop goes on serving open connections meanwhile,
+     * and the operating system shares the processor between the two. Everything else (reading
+     * the client's flights, sending the server's, its {@code Finished}) runs on the calling
+     * thread, with no hand-over. Over an endpoint that cannot wake its loop, the engine's own
+     * computation runs on the calling thread and delegated tasks go to a worker (see
+     * {@link HandshakeProgress#NEEDS_WORKER}).
+     *
+     * @throws PlainHttpOnTlsPortException when the client sent clear text (an HTTP request)
+     * @throws SocketTimeoutException when the deadline has passed and the handshake is not complete
+     * @throws SSLException as {@link #handshake} does
+     * @throws IOException when the raw endpoint fails
+     */
+    public HandshakeProgress continueHandshake(int timeoutMillis) throws IOException {
+        return runHandshake(timeoutMillis, false);
+    }
+
+    /**
+     * When the handshake must be complete, on {@link System#nanoTime()}'s scale; meaningful once
+     * {@link #handshake} or {@link #continueHandshake} has been called.
+     */
+    public long handshakeDeadline() {
+        return handshakeDeadline;
+    }
+
+    /** The handshake, waiting for the client when {@code mayWait}; else as far as what has arrived allows. */
+    private HandshakeProgress runHandshake(int timeoutMillis, boolean mayWait) throws IOException {
         if (timeoutMillis <= 0) throw new IllegalArgumentException("handshake timeout must be positive: " + timeoutMillis);
+        // The lane holds both locks while it computes: look before taking them.
+        HandshakeLane.Pending<SSLEngineResult> computing = hello;
+        if (computing != null && !computing.isDone()) {
+            if (mayWait) {
+                computing.await();
+            } else if (System.nanoTime() - handshakeDeadline >= 0 && computing.drop()) {
+                hello = null;
+                throw handshakeTimedOut(handshakeTimeoutMillis); // still in the lane's line at the deadline
+            } else {
+                return HandshakeProgress.COMPUTING;
+            }
+        }
         readLock.lock();
         writeLock.lock();
         try {
             if (established) throw new IllegalStateException("the handshake is done already");
             ensureOpen();
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
             try {
-                engine.beginHandshake();
-                while (!established) handshakeStep(deadline, timeoutMillis);
+                if (!begun) {
+                    begun = true;
+                    handshakeTimeoutMillis = timeoutMillis;
+                    handshakeDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+                    engine.beginHandshake();
+                }
+                if (hello != null) {
+                    SSLEngineResult helloUnwrapped = hello.result();
+                    hello = null;
+                    if (helloUnwrapped != null && !unwrapped(helloUnwrapped, mayWait)) return stillNeedsInput();
+                }
+                while (!established) {
+                    if (!mayWait && !raw.wakesOnLoop() && engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK) {
+                        return HandshakeProgress.NEEDS_WORKER;
+                    }
+                    if (!mayWait && answersOnLane()) {
+                        hello = lane.submit(this::answerHello, raw::wakeOnLoop);
+                        return HandshakeProgress.COMPUTING;
+                    }
+                    if (!handshakeStep(mayWait)) return stillNeedsInput();
+                }
+                return HandshakeProgress.DONE;
             } catch (PlainHttpOnTlsPortException e) {
                 throw e; // the engine has seen nothing: no alert to send
             } catch (SSLException e) {
@@ -207,7 +308,53 @@ public final class TlsEndpoint implements Endpoint {
         }
     }
 
-    private void handshakeStep(long deadline, int timeoutMillis) throws IOException {
+    private HandshakeProgress stillNeedsInput() throws SocketTimeoutException {
+        if (System.nanoTime() - handshakeDeadline >= 0) throw handshakeTimedOut(handshakeTimeoutMillis);
+        return HandshakeProgress.NEEDS_INPUT;
+    }
+
+    /**
+     * Whether an event loop hands the next step to the {@link HandshakeLane}, so as not to
+     * compute it itself: the answer to the client's hello (BoringSSL's unwrap of it, or the JDK's
+     * delegated tasks), when the loop can be woken once it is done.
+     */
+    private boolean answersOnLane() {
+        if (answered || !raw.wakesOnLoop()) return false;
+        return switch (engine.getHandshakeStatus()) {
+            case NEED_TASK -> true;
+            case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> netIn.hasRemaining();
+            default -> false;
+        };
+    }
+
+    /**
+     * On the lane, for an event loop: the answer to the client's hello, under both locks, so that
+     * a close meanwhile never frees the engine under it (the last to leave frees it).
+     *
+     * @return the unwrap's result, or null when only delegated tasks were due
+     */
+    private SSLEngineResult answerHello() throws IOException {
+        readLock.lock();
+        writeLock.lock();
+        try {
+            ensureOpen();
+            SSLEngineResult result = engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK ? null : unwrap();
+            if (engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK) {
+                runDelegatedTasks(); // the JDK's engine answers the client's hello here
+                if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) unwrapAfterTasks();
+            }
+            return result;
+        } finally {
+            writeLock.unlock();
+            readLock.unlock();
+            releaseIfIdle();
+        }
+    }
+
+    /** One step of the handshake; false when it needs the client's bytes and {@code mayWait} says not to wait for them. */
+    private boolean handshakeStep(boolean mayWait) throws IOException {
+        long deadline = handshakeDeadline;
+        int timeoutMillis = handshakeTimeoutMillis;
         switch (engine.getHandshakeStatus()) {
             case NEED_TASK -> {
                 if (onLane()) {
@@ -229,21 +376,28 @@ public final class TlsEndpoint implements Endpoint {
             case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
                 // an engine over BoringSSL answers the client's hello in this unwrap
                 SSLEngineResult result = onLane() && netIn.hasRemaining() ? lane.call(this::unwrap, deadline, timeoutMillis) : unwrap();
-                switch (result.getStatus()) {
-                    case OK -> {
-                        if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
-                        else if (result.bytesConsumed() > 0) unwrappedSinceWrap = true;
-                    }
-                    case BUFFER_UNDERFLOW -> {
-                        if (unwrappedSinceWrap && askedToWrap()) return;
-                        receiveHandshake(deadline, timeoutMillis);
-                    }
-                    case CLOSED -> throw new SSLHandshakeException("the client closed the connection during the TLS handshake");
-                    case BUFFER_OVERFLOW -> throw new SSLException("TLS record larger than " + appIn.capacity() + " bytes of plaintext");
-                }
+                return unwrapped(result, mayWait);
             }
             case NOT_HANDSHAKING, FINISHED -> finishHandshake();
         }
+        return true;
+    }
+
+    /** Goes on from a handshake unwrap's {@code result}; false as {@link #handshakeStep} says it. */
+    private boolean unwrapped(SSLEngineResult result, boolean mayWait) throws IOException {
+        switch (result.getStatus()) {
+            case OK -> {
+                if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
+                else if (result.bytesConsumed() > 0) unwrappedSinceWrap = true;
+            }
+            case BUFFER_UNDERFLOW -> {
+                if (unwrappedSinceWrap && askedToWrap()) return true;
+                return receiveHandshake(mayWait);
+            }
+            case CLOSED -> throw new SSLHandshakeException("the client closed the connection during the TLS handshake");
+            case BUFFER_OVERFLOW -> throw new SSLException("TLS record larger than " + appIn.capacity() + " bytes of plaintext");
+        }
+        return true;
     }
 
     /**
@@ -286,15 +440,23 @@ public final class TlsEndpoint implements Endpoint {
         if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
     }
 
-    /** Reads more of the client's handshake; the first bytes read tell TLS from plain HTTP. */
-    private void receiveHandshake(long deadline, int timeoutMillis) throws IOException {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) throw handshakeTimedOut(timeoutMillis);
+    /**
+     * Reads more of the client's handshake, waiting for it when {@code mayWait}; the first bytes
+     * read tell TLS from plain HTTP. Returns whether bytes came.
+     */
+    private boolean receiveHandshake(boolean mayWait) throws IOException {
         int n;
-        try {
-            n = receive(millis(left));
-        } catch (SocketTimeoutException e) {
-            throw handshakeTimedOut(timeoutMillis);
+        if (mayWait) {
+            long left = handshakeDeadline - System.nanoTime();
+            if (left <= 0) throw handshakeTimedOut(handshakeTimeoutMillis);
+            try {
+                n = receive(millis(left));
+            } catch (SocketTimeoutException e) {
+                throw handshakeTimedOut(handshakeTimeoutMillis);
+            }
+        } else {
+            n = receiveAvailable();
+            if (n == 0) return false;
         }
         if (n < 0) throw new SSLHandshakeException("the client closed the connection during the TLS handshake");
         if (!sniffed && netIn.hasRemaining()) {
@@ -307,6 +469,7 @@ public final class TlsEndpoint implements Endpoint {
                         String.format("not a TLS handshake (first byte 0x%02x)", first & 0xff));
             }
         }
+        return true;
     }
 
     private static SocketTimeoutException handshakeTimedOut(int timeoutMillis) {
@@ -763,6 +926,16 @@ public final class TlsEndpoint implements Endpoint {
     @Override
     public boolean onEventLoop() {
         return raw.onEventLoop();
+    }
+
+    @Override
+    public boolean wakesOnLoop() {
+        return raw.wakesOnLoop();
+    }
+
+    @Override
+    public void wakeOnLoop() {
+        raw.wakeOnLoop();
     }
 
     /** Ciphertext received but not unwrapped, or plaintext not read yet: a pipelined record the socket will not announce again. */

@@ -31,21 +31,91 @@ public final class TlsStep implements SelectionStep {
 
     @Override
     public Endpoint apply(Endpoint raw) throws IOException {
-        TlsContext current = context.current();
-        TlsEndpoint tls = new TlsEndpoint(raw, current.newEngine(), current::release);
-        try {
-            tls.handshake((int) Math.clamp(current.handshakeTimeout().toMillis(), 1, Integer.MAX_VALUE));
-            if (counters != null) counters.tlsHandshake(true);
+        return new Handshake(raw).finish();
+    }
+
+    /** Yes: the handshake goes on as the client's flights arrive (see {@link TlsEndpoint#continueHandshake}). */
+    @Override
+    public boolean runsOnLoop() {
+        return true;
+    }
+
+    @Override
+    public OnLoop startOnLoop(Endpoint raw) {
+        return new Handshake(raw);
+    }
+
+    /**
+     * One connection's handshake, with the certificates current when it began. On an event loop
+     * it goes as far as each flight allows, and the answer to the client's hello computes on the
+     * {@link HandshakeLane} (see {@link TlsEndpoint#continueHandshake}): no thread waits for the
+     * client, and the only hand-over is to the lane and back.
+     */
+    private final class Handshake implements OnLoop {
+        private final Endpoint raw;
+        private final TlsEndpoint tls;
+        private final int timeoutMillis;
+
+        Handshake(Endpoint raw) {
+            this.raw = raw;
+            TlsContext current = context.current();
+            this.tls = new TlsEndpoint(raw, current.newEngine(), current::release);
+            this.timeoutMillis = (int) Math.clamp(current.handshakeTimeout().toMillis(), 1, Integer.MAX_VALUE);
+        }
+
+        @Override
+        public Progress advance() throws IOException {
+            try {
+                return switch (tls.continueHandshake(timeoutMillis)) {
+                    case DONE -> {
+                        succeeded();
+                        yield Progress.DONE;
+                    }
+                    case NEEDS_INPUT -> Progress.NEEDS_INPUT;
+                    case COMPUTING -> Progress.NEEDS_WAKE;
+                    case NEEDS_WORKER -> Progress.NEEDS_WORKER;
+                };
+            } catch (IOException | RuntimeException e) {
+                failed(e);
+                throw e;
+            }
+        }
+
+        @Override
+        public long deadline() {
+            return tls.handshakeDeadline();
+        }
+
+        @Override
+        public Endpoint endpoint() {
             return tls;
-        } catch (TlsEndpoint.PlainHttpOnTlsPortException e) {
+        }
+
+        @Override
+        public Endpoint finish() throws IOException {
+            try {
+                tls.handshake(timeoutMillis);
+            } catch (IOException | RuntimeException e) {
+                failed(e);
+                throw e;
+            }
+            succeeded();
+            return tls;
+        }
+
+        private void succeeded() {
+            if (counters != null) counters.tlsHandshake(true);
+        }
+
+        /** Counts the failure, then answers or closes the connection. */
+        private void failed(Exception e) {
             if (counters != null) counters.tlsHandshake(false);
-            tls.discard(); // the raw endpoint carries the clear-text answer now; only the engine goes
-            TlsEndpoint.rejectPlainHttp(raw, clearTextAnswer);
-            throw e;
-        } catch (IOException | RuntimeException e) {
-            if (counters != null) counters.tlsHandshake(false);
-            tls.close();
-            throw e;
+            if (e instanceof TlsEndpoint.PlainHttpOnTlsPortException) {
+                tls.discard(); // the raw endpoint carries the clear-text answer now; only the engine goes
+                TlsEndpoint.rejectPlainHttp(raw, clearTextAnswer);
+            } else {
+                tls.close();
+            }
         }
     }
 

@@ -31,6 +31,7 @@ final class NioConnection {
     private final ConnectionExecutor workers;
     private final Runnable serveOnWorker = this::serveOnWorker;
     private final Runnable waitOnLoop = this::waitOnLoop;
+    private final Runnable wake = this::onWake;
     private SelectionKey key;
     private State state = State.RUNNING; // loop thread only
     private long lingerDeadline;
@@ -59,6 +60,17 @@ final class NioConnection {
             case RUNNING -> endpoint.onReady(key.readyOps());
             case LINGERING -> discardLingering();
         }
+    }
+
+    /** The task that looks at this connection as if bytes had arrived (see {@link NioEndpoint#wakeOnLoop()}). */
+    Runnable wake() {
+        return wake;
+    }
+
+    /** On the loop: work another thread did for the engine is done; a waiting connection takes it in. */
+    private void onWake() {
+        if (state != State.WAITING || !key.isValid() || endpoint.isClosed()) return;
+        if (protocol.poll()) run();
     }
 
     /** On the loop, a few times a second: deadlines of waiting and lingering connections. */
@@ -107,7 +119,8 @@ final class NioConnection {
     private void waitForInput() {
         if (!key.isValid() || endpoint.isClosed()) return;
         state = State.WAITING;
-        key.interestOps(SelectionKey.OP_READ);
+        // waiting for another thread's work: the socket need not be watched until it wakes us
+        key.interestOps(protocol.awaitsWake() ? 0 : SelectionKey.OP_READ);
     }
 
     /** From the engine, output already shut: linger on the loop, then close. Any thread. */

@@ -77,6 +77,17 @@ final class NioEndpoint implements Endpoint {
     }
 
     @Override
+    public boolean wakesOnLoop() {
+        return true;
+    }
+
+    @Override
+    public void wakeOnLoop() {
+        NioConnection woken = connection;
+        if (woken != null) loop.execute(woken.wake());
+    }
+
+    @Override
     public int readAvailable(ByteBuffer dst) throws IOException {
         return counted(channel.read(dst));
     }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,7 +25,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * records where the test likes. {@link Mode#ONE_BYTE} hands over one byte per read at most.
  * {@link Mode#EVENT_LOOP} {@linkplain #waitsWithoutThread() waits without a thread}, as the nio
  * transport's endpoint does: {@link #readAvailable} returns 0 when nothing is there, and blocking
- * reads are counted so that a test can check none happened.
+ * reads are counted so that a test can check none happened. {@link Mode#EVENT_LOOP_WAKING} can
+ * also be {@linkplain #wakeOnLoop() woken}, and counts the wakes.
  */
 final class TlsEndpointMemoryEndpoint implements Endpoint {
     /** How reads hand over bytes. */
@@ -34,10 +36,13 @@ final class TlsEndpointMemoryEndpoint implements Endpoint {
         /** One byte per read at most. */
         ONE_BYTE,
         /** Chunks, and the endpoint waits without a thread. */
-        EVENT_LOOP
+        EVENT_LOOP,
+        /** As {@link #EVENT_LOOP}, and it can be woken (see {@link #awaitWake}). */
+        EVENT_LOOP_WAKING
     }
 
     private final Mode mode;
+    private final Semaphore wakes = new Semaphore(0);
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Deque<byte[]> inbound = new ArrayDeque<>();
@@ -102,6 +107,27 @@ final class TlsEndpointMemoryEndpoint implements Endpoint {
             byte[] bytes = written.toByteArray();
             written.reset();
             return bytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits up to {@code timeout} for a {@link #wakeOnLoop()} not waited for yet; false if none came. */
+    boolean awaitWake(Duration timeout) throws InterruptedException {
+        return wakes.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Waits up to {@code timeout} until bytes (or the end) wait to be read; false if none came. */
+    boolean awaitReadable(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        lock.lock();
+        try {
+            while (inbound.isEmpty() && !inboundEnded) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) return false;
+                changed.awaitNanos(left);
+            }
+            return true;
         } finally {
             lock.unlock();
         }
@@ -197,7 +223,7 @@ final class TlsEndpointMemoryEndpoint implements Endpoint {
 
     @Override
     public int readAvailable(ByteBuffer dst) throws IOException {
-        if (mode != Mode.EVENT_LOOP) throw new UnsupportedOperationException("this endpoint only reads by waiting");
+        if (!waitsWithoutThread()) throw new UnsupportedOperationException("this endpoint only reads by waiting");
         lock.lock();
         try {
             if (closed) throw new SocketException("Socket closed");
@@ -224,7 +250,18 @@ final class TlsEndpointMemoryEndpoint implements Endpoint {
 
     @Override
     public boolean waitsWithoutThread() {
-        return mode == Mode.EVENT_LOOP;
+        return mode == Mode.EVENT_LOOP || mode == Mode.EVENT_LOOP_WAKING;
+    }
+
+    @Override
+    public boolean wakesOnLoop() {
+        return mode == Mode.EVENT_LOOP_WAKING;
+    }
+
+    @Override
+    public void wakeOnLoop() {
+        if (!wakesOnLoop()) throw new UnsupportedOperationException("no loop to wake");
+        wakes.release();
     }
 
     @Override
