@@ -83,6 +83,31 @@ class NativeEngineServerTest {
     }
 
     /**
+     * A server that stops while handshakes are under way (a client that sent nothing, one that
+     * sent half a record) frees their engines: on {@code nio} the loop holds them between the
+     * client's flights, and no thread is there to notice the close.
+     */
+    @ParameterizedTest
+    @EnumSource(TransportKind.class)
+    void connectionsStoppedMidHandshakeFreeTheirEngines(TransportKind transport) throws Exception {
+        long before = NativeEngines.liveEngines();
+        Server server = Server.builder().host("127.0.0.1").port(0).transport(transport).plainHttp(false)
+                .https(0, TlsConfig.builder().certificate(certificate.source()).engine(TlsConfig.NATIVE).build())
+                .handler((request, response) -> response.send("HelloWorld")).start();
+        boolean stopped = false;
+        try (Socket silent = new Socket("127.0.0.1", server.httpsAddress().getPort());
+             Socket halfway = new Socket("127.0.0.1", server.httpsAddress().getPort())) {
+            halfway.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x02}); // a record's header, cut short
+            awaitLiveEngines(before + 2, Duration.ofSeconds(10));
+            stopped = true;
+            server.stop(Duration.ofSeconds(2));
+            awaitLiveEngines(before, Duration.ofSeconds(10));
+        } finally {
+            if (!stopped) server.stop(Duration.ofSeconds(2));
+        }
+    }
+
+    /**
      * On {@code nio} BoringSSL computes inside its unwrap, so the event loop runs the whole
      * handshake, as Netty's does, and a handler that never blocks answers the first request
      * there too: no thread is handed the connection.

@@ -25,7 +25,7 @@ final class ChainedConnection implements ProtocolConnection {
     private volatile boolean stopping;           // drained, aborted or shed before the protocol opened
     // the thread serving, and the event loop between serves (the hand-overs order them)
     private int nextStep;                        // the index of the step to run or finish next
-    private SelectionStep.OnLoop inProgress;     // a step an event loop began, not done yet
+    private volatile SelectionStep.OnLoop inProgress; // a step an event loop began, not done yet (closed from any thread)
     private boolean toWorker;                    // the steps go on on a worker
     private boolean awaitingWake;                // the step on the loop waits for work on another thread
     private boolean handOver;                    // the protocol opened on the loop and may block: serve it on a worker
@@ -100,16 +100,20 @@ final class ChainedConnection implements ProtocolConnection {
         try {
             while (nextStep < steps.size()) {
                 if (stopping) return stopped();
-                if (inProgress == null) {
-                    SelectionStep step = steps.get(nextStep);
-                    if (!step.runsOnLoop()) {
+                SelectionStep.OnLoop step = inProgress;
+                if (step == null) {
+                    SelectionStep next = steps.get(nextStep);
+                    if (!next.runsOnLoop()) {
                         toWorker = true;
                         return Steps.WAITING;
                     }
-                    inProgress = step.startOnLoop(current);
+                    step = next.startOnLoop(current);
+                    inProgress = step;
+                    // a stop that looked for a step in progress just before would miss this one
+                    if (stopping) return stopped();
                 }
-                switch (inProgress.advance()) {
-                    case DONE -> stepDone(inProgress.endpoint());
+                switch (step.advance()) {
+                    case DONE -> stepDone(step.endpoint());
                     case NEEDS_INPUT -> {
                         return Steps.WAITING;
                     }
@@ -136,8 +140,7 @@ final class ChainedConnection implements ProtocolConnection {
     }
 
     private Steps stopped() {
-        current.close();
-        raw.close();
+        closeCurrent();
         return Steps.FAILED;
     }
 
@@ -147,8 +150,7 @@ final class ChainedConnection implements ProtocolConnection {
                     + e.getMessage());
         } else {
             LOG.log(System.Logger.Level.ERROR, "unexpected failure in the selection chain of the connection from " + raw.remoteAddress(), e);
-            current.close();
-            raw.close();
+            closeCurrent();
         }
         return Steps.FAILED;
     }
@@ -224,7 +226,10 @@ final class ChainedConnection implements ProtocolConnection {
         return true;
     }
 
+    /** Closes what the steps have made so far, the step in progress on the loop included (it may hold an engine to free). */
     private void closeCurrent() {
+        SelectionStep.OnLoop step = inProgress;
+        if (step != null) step.abandon();
         current.close();
         raw.close();
     }

@@ -10,7 +10,8 @@ import java.io.IOException;
  */
 public interface SelectionStep {
     /**
-     * Runs the step; it may wait for the client (it runs on a worker, never an event loop).
+     * Runs the step; it may wait for the client (it runs on a worker; on an event loop, see
+     * {@link #startOnLoop}).
      *
      * @return the endpoint the rest of the chain sees
      * @throws IOException to close the connection; the step has answered or closed it already
@@ -65,6 +66,13 @@ public interface SelectionStep {
 
         /** The endpoint the step made, once {@link #advance} said {@link Progress#DONE}. */
         Endpoint endpoint();
+
+        /**
+         * Closes what the step has made so far (a TLS engine to free, say) when the connection
+         * ends before the step does: the server stops, or sheds the connection. Safe from any
+         * thread, also while another thread is inside {@link #advance}; idempotent.
+         */
+        void abandon();
 
         /**
          * Finishes the step on a thread that may wait (after {@link Progress#NEEDS_WORKER}, or

@@ -91,6 +91,12 @@ public final class TlsStep implements SelectionStep {
             return tls;
         }
 
+        /** Closes the TLS endpoint, which frees the engine once no thread is inside it. */
+        @Override
+        public void abandon() {
+            tls.close();
+        }
+
         @Override
         public Endpoint finish() throws IOException {
             try {
