@@ -159,7 +159,7 @@ public final class HandshakeLane {
         }
 
         /** Waits, without giving up, until the work has run or was dropped. */
-        public void await() throws IOException {
+        public void await() {
             if (task.isCancelled()) return;
             try {
                 finished(task);

@@ -279,9 +279,10 @@ public final class TlsEndpoint implements Endpoint {
                     handshakeDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
                     engine.beginHandshake();
                 }
-                if (hello != null) {
-                    SSLEngineResult helloUnwrapped = hello.result();
+                HandshakeLane.Pending<SSLEngineResult> computed = hello;
+                if (computed != null) {
                     hello = null;
+                    SSLEngineResult helloUnwrapped = computed.result(); // or what it threw, handled below as if thrown here
                     if (helloUnwrapped != null && !unwrapped(helloUnwrapped, mayWait)) return stillNeedsInput();
                 }
                 while (!established) {

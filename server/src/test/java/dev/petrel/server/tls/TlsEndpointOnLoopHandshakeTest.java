@@ -224,6 +224,20 @@ class TlsEndpointOnLoopHandshakeTest {
     }
 
     @Test
+    void aHelloTheLaneRefusesFailsTheHandshakeOnTheLoopWithTheEnginesAlert() throws Exception {
+        TlsEndpointMemoryEndpoint raw = new TlsEndpointMemoryEndpoint(Mode.EVENT_LOOP_WAKING);
+        TlsEndpoint server = new TlsEndpoint(raw, keys.serverEngine("TLSv1.2"), unused -> { }, lane);
+        TlsEndpointMemoryClient client = new TlsEndpointMemoryClient(keys.clientEngine("TLSv1.3", null), raw, null);
+        client.engine().beginHandshake();
+        raw.feed(client.wrapHandshake()); // a hello for TLS 1.3 only, to a server of TLS 1.2 only
+
+        assertThat(server.continueHandshake(HANDSHAKE_MILLIS)).isEqualTo(HandshakeProgress.COMPUTING);
+        assertThat(raw.awaitWake(WAIT)).isTrue();
+        assertThatThrownBy(() -> server.continueHandshake(HANDSHAKE_MILLIS)).isInstanceOf(SSLHandshakeException.class);
+        assertThat(raw.awaitWritten(WAIT)[0]).as("the engine's alert, sent before failing").isEqualTo((byte) 21);
+    }
+
+    @Test
     void theFirstCallStartsTheClockAndEveryLaterCallKeepsIt() throws Exception {
         TlsEndpointMemoryEndpoint raw = new TlsEndpointMemoryEndpoint(Mode.EVENT_LOOP);
         TlsEndpoint server = new TlsEndpoint(raw, keys.serverEngine());
