@@ -56,9 +56,7 @@ class NativeEngineServerTest {
     @EnumSource(TransportKind.class)
     void everyConnectionsEngineIsFreedWhenItCloses(TransportKind transport) throws Exception {
         long before = NativeEngines.liveEngines();
-        Server server = Server.builder().host("127.0.0.1").port(0).transport(transport).plainHttp(false)
-                .https(0, TlsConfig.builder().certificate(certificate.source()).engine(TlsConfig.NATIVE).build())
-                .handler((request, response) -> response.send("HelloWorld")).start();
+        Server server = httpsOnNativeEngine(transport, (request, response) -> response.send("HelloWorld"));
         try {
             assertThat(server.tlsEngine()).startsWith("BoringSSL");
             URI uri = URI.create("https://localhost:" + server.httpsAddress().getPort() + "/");
@@ -91,9 +89,7 @@ class NativeEngineServerTest {
     @EnumSource(TransportKind.class)
     void connectionsStoppedMidHandshakeFreeTheirEngines(TransportKind transport) throws Exception {
         long before = NativeEngines.liveEngines();
-        Server server = Server.builder().host("127.0.0.1").port(0).transport(transport).plainHttp(false)
-                .https(0, TlsConfig.builder().certificate(certificate.source()).engine(TlsConfig.NATIVE).build())
-                .handler((request, response) -> response.send("HelloWorld")).start();
+        Server server = httpsOnNativeEngine(transport, (request, response) -> response.send("HelloWorld"));
         boolean stopped = false;
         try (Socket silent = new Socket("127.0.0.1", server.httpsAddress().getPort());
              Socket halfway = new Socket("127.0.0.1", server.httpsAddress().getPort())) {
@@ -114,9 +110,8 @@ class NativeEngineServerTest {
      */
     @org.junit.jupiter.api.Test
     void onNioTheHandshakeAndTheFirstRequestOfANonBlockingHandlerRunOnTheEventLoop() throws Exception {
-        Server server = Server.builder().host("127.0.0.1").port(0).transport(TransportKind.NIO).plainHttp(false)
-                .https(0, TlsConfig.builder().certificate(certificate.source()).engine(TlsConfig.NATIVE).build())
-                .handler(Handler.nonBlocking((request, response) -> response.send(Thread.currentThread().getName()))).start();
+        Server server = httpsOnNativeEngine(TransportKind.NIO,
+                Handler.nonBlocking((request, response) -> response.send(Thread.currentThread().getName())));
         try {
             URI uri = URI.create("https://localhost:" + server.httpsAddress().getPort() + "/");
             for (int i = 0; i < 3; i++) {
@@ -128,6 +123,13 @@ class NativeEngineServerTest {
         } finally {
             server.stop(Duration.ofSeconds(2));
         }
+    }
+
+    /** A server with HTTPS only, on the native engine, on {@code transport}, serving {@code handler}. */
+    private static Server httpsOnNativeEngine(TransportKind transport, Handler handler) throws IOException {
+        return Server.builder().host("127.0.0.1").port(0).transport(transport).plainHttp(false)
+                .https(0, TlsConfig.builder().certificate(certificate.source()).engine(TlsConfig.NATIVE).build())
+                .handler(handler).start();
     }
 
     private static String plainHttpTo(int port) throws IOException {
