@@ -5,6 +5,7 @@ import dev.petrel.server.engine.Endpoint;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
@@ -126,9 +127,10 @@ final class NioEndpoint implements Endpoint {
         int sliceStart = buffer.position();
         long sliceStartTime = now;
         long lastProgress = now;
+        long sendBuffer = sendBufferSize();
         while (buffer.hasRemaining()) {
             int sliceBytes = WriteLimits.slice(end - sliceStart);
-            if (!await(SelectionKey.OP_WRITE, writeLimits.deadline(sliceStartTime, sliceBytes, lastProgress))) {
+            if (!await(SelectionKey.OP_WRITE, writeLimits.deadline(sliceStartTime, sliceBytes, lastProgress, sendBuffer))) {
                 throw writeLimits.timedOut();
             }
             if (channel.write(buffer) > 0) {
@@ -154,6 +156,7 @@ final class NioEndpoint implements Endpoint {
         long sliceStart = position;
         long sliceStartTime = now;
         long lastProgress = now;
+        long sendBuffer = -1; // asked for once the socket is full
         while (position < end) {
             long n = file.transferTo(position, end - position, channel);
             if (n > 0) {
@@ -168,11 +171,17 @@ final class NioEndpoint implements Endpoint {
             }
             if (position >= file.size()) throw new IOException("the file ended " + (end - position) + " bytes short (changed while sent)");
             int sliceBytes = WriteLimits.slice((int) Math.min(Integer.MAX_VALUE, end - sliceStart));
-            if (!await(SelectionKey.OP_WRITE, writeLimits.deadline(sliceStartTime, sliceBytes, lastProgress))) {
+            if (sendBuffer < 0) sendBuffer = sendBufferSize();
+            if (!await(SelectionKey.OP_WRITE, writeLimits.deadline(sliceStartTime, sliceBytes, lastProgress, sendBuffer))) {
                 throw writeLimits.timedOut();
             }
         }
         return true;
+    }
+
+    /** The socket's send buffer as the kernel has sized it by now; asked only once a write finds the socket full. */
+    private long sendBufferSize() throws IOException {
+        return channel.getOption(StandardSocketOptions.SO_SNDBUF);
     }
 
     /** A worker parked until the socket is ready in one direction. */

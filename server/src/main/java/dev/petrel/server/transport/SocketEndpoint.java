@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
 
 /**
@@ -27,7 +28,9 @@ final class SocketEndpoint implements Endpoint {
     private final WriteLimits writeLimits;
     private final ConnectorCounters counters; // null: not counted
     private int currentTimeout = -1;
-    private volatile long writeDeadline; // nanoTime by which the current slice must be written; 0 when not writing
+    private long sliceStart; // when the current slice began, and its bytes: written before writeDeadline, read after it
+    private int sliceBytes;
+    private volatile long writeDeadline; // nanoTime by which the current slice must be written, send buffer not counted; 0 when not writing
 
     SocketEndpoint(Socket socket, WriteLimits writeLimits, ConnectorCounters counters) throws IOException {
         this.socket = socket;
@@ -59,7 +62,11 @@ final class SocketEndpoint implements Endpoint {
             while (len > 0) {
                 int slice = WriteLimits.slice(len);
                 long now = System.nanoTime();
-                long deadline = writeLimits.deadline(now, slice, now);
+                // the earliest the slice can be due; the watchdog adds the send buffer's share
+                // only when that has passed, so a write that does not wait asks the socket nothing
+                long deadline = writeLimits.deadline(now, slice, now, 0);
+                sliceStart = now;
+                sliceBytes = slice;
                 writeDeadline = deadline == 0 ? 1 : deadline;
                 out.write(src, off, slice); // the socket stream loops over partial writes itself
                 if (counters != null) counters.sent(slice);
@@ -71,9 +78,24 @@ final class SocketEndpoint implements Endpoint {
         }
     }
 
-    /** The {@link System#nanoTime()} by which the write in progress must be done, or 0 when none is. */
-    long writeDeadline() {
-        return writeDeadline;
+    /**
+     * Whether the write in progress is past its deadline at {@code now}. Past the earliest
+     * deadline the slice could have, this asks the socket how large its send buffer has grown and
+     * decides by the full limits (see {@link WriteLimits}).
+     */
+    boolean writeOverdue(long now) {
+        long deadline = writeDeadline;
+        if (deadline == 0 || now - deadline <= 0) return false;
+        long start = sliceStart;
+        int bytes = sliceBytes;
+        if (writeDeadline != deadline) return false; // the next slice began meanwhile
+        long sendBuffer;
+        try {
+            sendBuffer = socket.getSendBufferSize();
+        } catch (SocketException e) {
+            return true; // closed under the write: closing again frees what is left
+        }
+        return now - writeLimits.deadline(start, bytes, start, sendBuffer) > 0;
     }
 
     @Override

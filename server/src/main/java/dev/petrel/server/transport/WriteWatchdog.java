@@ -40,8 +40,7 @@ final class WriteWatchdog implements AutoCloseable {
             }
             long now = System.nanoTime();
             for (SocketEndpoint endpoint : watched) {
-                long deadline = endpoint.writeDeadline();
-                if (deadline != 0 && now - deadline > 0) {
+                if (endpoint.writeOverdue(now)) {
                     LOG.log(System.Logger.Level.DEBUG, () -> "write to " + endpoint.remoteAddress() + " timed out; closing");
                     endpoint.close();
                 }

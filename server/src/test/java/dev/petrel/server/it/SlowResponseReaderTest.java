@@ -28,7 +28,11 @@ class SlowResponseReaderTest {
     private static final long TOTAL = 256L * 1024 * 1024;
     /** Long enough that only the rate can explain a cut within the test's time. */
     private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(60);
-    private static final DataRate RATE = new DataRate(64 * 1024, Duration.ofMillis(500));
+    /**
+     * Fast for a minimum, so that a slow reader is cut within seconds although the allowance of
+     * each slice covers the socket's send buffer (2 MiB or so over loopback, see WriteLimits).
+     */
+    private static final DataRate RATE = new DataRate(1024 * 1024, Duration.ofMillis(500));
 
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final AtomicLong blockedSince = new AtomicLong();
@@ -66,8 +70,10 @@ class SlowResponseReaderTest {
     void aLargeResponseToAClientThatKeepsUpIsNeverCutForItsSize(Transport kind) throws Exception {
         byte[] large = new byte[8 * 1024 * 1024];
         Arrays.fill(large, (byte) 'y');
-        // one send of 8 MiB, twice what the socket buffers take, read at about 3 MiB/s: the write
-        // waits longer in all than the 1 s write timeout, yet never keeps a slice waiting long
+        // one send of 8 MiB, more than the socket buffers take, read at about 6 MiB/s: the write
+        // waits longer in all than the 1 s write timeout, yet never keeps a slice waiting long.
+        // The kernel shows the reading in steps (a third or more of its send buffer, a quarter
+        // of a second here), which the minimum rate must not take for a stall.
         ServerConfig config = TestServers.config().writeTimeout(Duration.ofSeconds(1)).idleTimeout(Duration.ofSeconds(10))
                 .from(ServerConfig.DEFAULT.withMinResponseRate(RATE)).build();
         try (Server server = TestServers.start(kind, config, Router.builder().get("/large", (req, res) -> res.send(large)).build());
@@ -79,7 +85,7 @@ class SlowResponseReaderTest {
                 int n = client.readUpTo((int) Math.min(64 * 1024, large.length - received));
                 assertThat(n).as("bytes read after %d: the connection was cut", received).isPositive();
                 received += n;
-                Thread.sleep(20);
+                Thread.sleep(10);
             }
             assertThat(received).isEqualTo(large.length);
             assertThat(client.send(Requests.get("/large")).readHead().status()).as("the connection lives on").isEqualTo(200);
