@@ -98,6 +98,16 @@ public interface TlsEngineProvider {
         default void release(SSLEngine engine) {}
 
         /**
+         * Whether these engines work on native memory (OpenSSL, BoringSSL): Petrel then keeps each
+         * connection's records in direct buffers, which such an engine reads and writes in place.
+         * Given heap buffers it would copy every record into native memory of its own and back, on
+         * each call. The JDK's engine works on arrays: false (the default).
+         */
+        default boolean wantsDirectBuffers() {
+            return false;
+        }
+
+        /**
          * No engine will be made any more (the certificates were reloaded, or the server
          * stopped); what engines still live keep working until released.
          */

@@ -151,6 +151,12 @@ final class NativeEngines implements TlsEngineProvider.Engines {
         }
     }
 
+    /** BoringSSL reads and writes direct buffers in place; over heap ones Netty's engine copies each record through pooled native memory. */
+    @Override
+    public boolean wantsDirectBuffers() {
+        return true;
+    }
+
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) ReferenceCountUtil.release(context);

@@ -89,6 +89,25 @@ public interface Endpoint extends RequestOrigin {
     void write(byte[] src, int off, int len) throws IOException;
 
     /**
+     * Writes all of {@code src} from its position to its limit, as {@link #write(byte[], int, int)}
+     * does; its position ends at its limit. An endpoint over a channel writes a direct buffer as it
+     * is (TLS records in native memory); this default copies one into a byte array first.
+     *
+     * @throws java.net.SocketTimeoutException when the peer took no bytes for the write timeout
+     */
+    default void write(ByteBuffer src) throws IOException {
+        int len = src.remaining();
+        if (src.hasArray()) {
+            write(src.array(), src.arrayOffset() + src.position(), len);
+            src.position(src.limit());
+        } else {
+            byte[] copy = new byte[len];
+            src.get(copy);
+            write(copy, 0, len);
+        }
+    }
+
+    /**
      * Writes {@code count} bytes of {@code file} from {@code position} straight to the socket,
      * without copying them through the heap ({@link FileChannel#transferTo}, {@code sendfile(2)}
      * on Linux), within the same write limits as {@link #write}. Only an endpoint whose bytes go to

@@ -69,6 +69,11 @@ final class ProxiedEndpoint implements Endpoint {
     }
 
     @Override
+    public void write(ByteBuffer src) throws IOException {
+        endpoint.write(src);
+    }
+
+    @Override
     public boolean transferFile(FileChannel file, long position, long count) throws IOException {
         return endpoint.transferFile(file, position, count);
     }

@@ -70,6 +70,7 @@ public final class TlsEndpoint implements Endpoint {
     private final SSLEngine engine;
     private final Consumer<SSLEngine> release;
     private final HandshakeLane lane;
+    private final Buffers buffers;
     private final AtomicBoolean released = new AtomicBoolean();
     private final ReentrantLock readLock = new ReentrantLock();
     private final ReentrantLock writeLock = new ReentrantLock();
@@ -83,6 +84,7 @@ public final class TlsEndpoint implements Endpoint {
     private boolean inboundDone;      // the peer's close_notify or end of stream was read
     // guarded by writeLock
     private final ByteBuffer netOut;  // ciphertext wrapped, not written yet: from 0 to position
+    private ByteBuffer appOut;        // native memory only: plaintext copied in for the engine to wrap; made at the first write
     private boolean closeNotifySent;
     private boolean answered;         // the server has written its first handshake flight
     // written under both locks during the handshake
@@ -125,18 +127,46 @@ public final class TlsEndpoint implements Endpoint {
      * {@link #handshake} runs on a virtual thread.
      */
     public TlsEndpoint(Endpoint raw, SSLEngine engine, Consumer<SSLEngine> release, HandshakeLane lane) {
+        this(raw, engine, release, lane, Buffers.HEAP);
+    }
+
+    /**
+     * Where an endpoint keeps its records: on the heap, or in native memory for an engine that
+     * works on native memory (see {@link dev.petrel.server.TlsEngineProvider.Engines#wantsDirectBuffers}).
+     */
+    public enum Buffers {
+        /** Heap buffers, as the JDK's engine works on byte arrays. */
+        HEAP,
+        /**
+         * Direct buffers, which an engine over OpenSSL or BoringSSL reads and writes in place;
+         * given heap buffers it copies every record into native memory of its own and back.
+         * The plaintext a caller writes is copied into one first.
+         */
+        DIRECT;
+
+        ByteBuffer allocate(int capacity) {
+            return this == DIRECT ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
+        }
+    }
+
+    /**
+     * Like {@link #TlsEndpoint(Endpoint, SSLEngine, Consumer, HandshakeLane)}, keeping the records in
+     * {@code buffers}.
+     */
+    public TlsEndpoint(Endpoint raw, SSLEngine engine, Consumer<SSLEngine> release, HandshakeLane lane, Buffers buffers) {
         this.raw = Objects.requireNonNull(raw, "raw");
         this.engine = Objects.requireNonNull(engine, "engine");
         this.release = Objects.requireNonNull(release, "release");
         this.lane = Objects.requireNonNull(lane, "lane");
         if (engine.getUseClientMode()) throw new IllegalArgumentException("the SSLEngine must be in server mode");
         SSLSession session = engine.getSession();
-        this.netIn = ByteBuffer.allocate(session.getPacketBufferSize()).limit(0);
+        this.buffers = Objects.requireNonNull(buffers, "buffers");
+        this.netIn = buffers.allocate(session.getPacketBufferSize()).limit(0);
         // Room for a whole record's ciphertext, not only its plaintext: an engine over OpenSSL or
         // BoringSSL checks the room against the record's length before decrypting it (16,401 bytes
         // for 16 KiB of TLS 1.3 plaintext), and would otherwise ask for a larger buffer every time.
-        this.appIn = ByteBuffer.allocate(Math.max(session.getApplicationBufferSize(), session.getPacketBufferSize())).limit(0);
-        this.netOut = ByteBuffer.allocate(session.getPacketBufferSize());
+        this.appIn = buffers.allocate(Math.max(session.getApplicationBufferSize(), session.getPacketBufferSize())).limit(0);
+        this.netOut = buffers.allocate(session.getPacketBufferSize());
     }
 
     /**
@@ -732,7 +762,8 @@ public final class TlsEndpoint implements Endpoint {
 
     private int take(ByteBuffer dst) {
         int n = Math.min(dst.remaining(), appIn.remaining());
-        dst.put(appIn.array(), appIn.arrayOffset() + appIn.position(), n);
+        dst.put(dst.position(), appIn, appIn.position(), n);
+        dst.position(dst.position() + n);
         appIn.position(appIn.position() + n);
         return n;
     }
@@ -761,18 +792,38 @@ public final class TlsEndpoint implements Endpoint {
         try {
             ensureReady();
             sendPostHandshake();
-            ByteBuffer plain = ByteBuffer.wrap(src, off, len);
-            while (plain.hasRemaining()) {
-                SSLEngineResult result = wrapAndSend(plain);
-                if (result.getStatus() == Status.CLOSED) throw new SocketException("TLS output is closed");
-                if (result.bytesConsumed() == 0 && result.bytesProduced() == 0) {
-                    if (engine.getHandshakeStatus() != HandshakeStatus.NEED_TASK) throw new SSLException("TLS engine made no progress");
-                    runDelegatedTasks();
-                }
+            if (buffers == Buffers.DIRECT) {
+                writeThroughNativeMemory(src, off, len);
+            } else {
+                wrapAll(ByteBuffer.wrap(src, off, len));
             }
         } finally {
             writeLock.unlock();
             releaseIfIdle();
+        }
+    }
+
+    /** Wraps and sends all of {@code plain}. */
+    private void wrapAll(ByteBuffer plain) throws IOException {
+        while (plain.hasRemaining()) {
+            SSLEngineResult result = wrapAndSend(plain);
+            if (result.getStatus() == Status.CLOSED) throw new SocketException("TLS output is closed");
+            if (result.bytesConsumed() == 0 && result.bytesProduced() == 0) {
+                if (engine.getHandshakeStatus() != HandshakeStatus.NEED_TASK) throw new SSLException("TLS engine made no progress");
+                runDelegatedTasks();
+            }
+        }
+    }
+
+    /** Copies the plaintext into native memory a record's worth at a time, and wraps it from there. */
+    private void writeThroughNativeMemory(byte[] src, int off, int len) throws IOException {
+        if (appOut == null) appOut = buffers.allocate(engine.getSession().getApplicationBufferSize());
+        int end = off + len;
+        while (off < end) {
+            int n = Math.min(appOut.capacity(), end - off);
+            appOut.clear().put(src, off, n).flip();
+            wrapAll(appOut);
+            off += n;
         }
     }
 
@@ -799,7 +850,7 @@ public final class TlsEndpoint implements Endpoint {
         if (netOut.position() == 0) return;
         answered = true;
         try {
-            raw.write(netOut.array(), 0, netOut.position());
+            raw.write(netOut.flip());
         } finally {
             netOut.clear(); // written, or the connection is broken
         }

@@ -59,7 +59,8 @@ public final class TlsStep implements SelectionStep {
         Handshake(Endpoint raw) {
             this.raw = raw;
             TlsContext current = context.current();
-            this.tls = new TlsEndpoint(raw, current.newEngine(), current::release);
+            TlsEndpoint.Buffers buffers = current.engines().wantsDirectBuffers() ? TlsEndpoint.Buffers.DIRECT : TlsEndpoint.Buffers.HEAP;
+            this.tls = new TlsEndpoint(raw, current.newEngine(), current::release, HandshakeLane.shared(), buffers);
             this.timeoutMillis = (int) Math.clamp(current.handshakeTimeout().toMillis(), 1, Integer.MAX_VALUE);
         }
 

@@ -114,7 +114,13 @@ final class NioEndpoint implements Endpoint {
             wrapped = ByteBuffer.wrap(src);
             wrappedArray = src;
         }
-        ByteBuffer buffer = wrapped.clear().position(off).limit(off + len);
+        write(wrapped.clear().position(off).limit(off + len));
+    }
+
+    /** Writes {@code buffer} as it is: a direct one without the copy into native memory a heap one costs the channel. */
+    @Override
+    public void write(ByteBuffer buffer) throws IOException {
+        int len = buffer.remaining();
         channel.write(buffer);
         if (!buffer.hasRemaining()) { // the usual case: the socket took it all at once, no clock needed
             if (counters != null) counters.sent(len);
@@ -122,7 +128,7 @@ final class NioEndpoint implements Endpoint {
         }
         // The socket is full: the rest goes out in slices, each within its limits. The slice and the
         // last progress are counted in bytes from here; what the first write took was never waited for.
-        int end = off + len;
+        int end = buffer.limit();
         long now = System.nanoTime();
         int sliceStart = buffer.position();
         long sliceStartTime = now;

@@ -20,6 +20,8 @@ import java.nio.ByteBuffer;
  * its size.
  */
 final class SocketEndpoint implements Endpoint {
+    /** A whole TLS record (16 KiB of plaintext and what protects it), the most a native engine's endpoint moves at once. */
+    private static final int THROUGH_BYTES = 17 * 1024;
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
@@ -28,6 +30,10 @@ final class SocketEndpoint implements Endpoint {
     private final WriteLimits writeLimits;
     private final ConnectorCounters counters; // null: not counted
     private int currentTimeout = -1;
+    // the arrays direct buffers go through, made at the first use; one per direction, as a reader
+    // and a writer may be at work at once
+    private byte[] readThrough;
+    private byte[] writeThrough;
     private long sliceStart; // when the current slice began, and its bytes: written before writeDeadline, read after it
     private int sliceBytes;
     private volatile long writeDeadline; // nanoTime by which the current slice must be written, send buffer not counted; 0 when not writing
@@ -48,12 +54,40 @@ final class SocketEndpoint implements Endpoint {
             socket.setSoTimeout(timeoutMillis); // setsockopt only when it changes
             currentTimeout = timeoutMillis;
         }
+        if (!dst.hasArray()) return readIntoNativeMemory(dst);
         int n = in.read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
         if (n > 0) {
             dst.position(dst.position() + n);
             if (counters != null) counters.received(n);
         }
         return n;
+    }
+
+    /** A socket stream reads into arrays only: a direct buffer (TLS records for a native engine) is filled through one. */
+    private int readIntoNativeMemory(ByteBuffer dst) throws IOException {
+        if (readThrough == null) readThrough = new byte[THROUGH_BYTES];
+        int n = in.read(readThrough, 0, Math.min(readThrough.length, dst.remaining()));
+        if (n > 0) {
+            dst.put(readThrough, 0, n);
+            if (counters != null) counters.received(n);
+        }
+        return n;
+    }
+
+    /** Writes a direct buffer (TLS records for a native engine) through an array, as a socket stream takes nothing else. */
+    @Override
+    public void write(ByteBuffer src) throws IOException {
+        if (src.hasArray()) {
+            write(src.array(), src.arrayOffset() + src.position(), src.remaining());
+            src.position(src.limit());
+            return;
+        }
+        if (writeThrough == null) writeThrough = new byte[THROUGH_BYTES];
+        while (src.hasRemaining()) {
+            int n = Math.min(writeThrough.length, src.remaining());
+            src.get(writeThrough, 0, n);
+            write(writeThrough, 0, n);
+        }
     }
 
     @Override

@@ -30,6 +30,12 @@ final class TlsEndpointSocketRaw implements Endpoint {
             socket.setSoTimeout(timeoutMillis);
             currentTimeout = timeoutMillis;
         }
+        if (!dst.hasArray()) { // records in native memory (TlsEndpoint.Buffers.DIRECT)
+            byte[] through = new byte[dst.remaining()];
+            int n = in.read(through);
+            if (n > 0) dst.put(through, 0, n);
+            return n;
+        }
         int n = in.read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
         if (n > 0) dst.position(dst.position() + n);
         return n;
