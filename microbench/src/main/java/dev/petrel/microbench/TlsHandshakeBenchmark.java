@@ -5,6 +5,7 @@ import dev.petrel.server.tls.SelfSignedCertificate;
 import dev.petrel.server.tls.TlsContext;
 import dev.petrel.server.tls.TlsContextFactory;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.handler.ssl.OpenSslSessionContext;
 import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -60,12 +61,14 @@ public class TlsHandshakeBenchmark {
     private static final boolean TRACE = Boolean.getBoolean("trace");
 
     /**
-     * jsse, boringssl: the bare engines (an SSLContext, Netty's SslContextBuilder); openssl: the
+     * jsse, boringssl: the bare engines (an SSLContext, Netty's SslContextBuilder, which turns
+     * tickets off); boringssl-tickets: that context with BoringSSL's own ticket keys, as Petrel's
+     * native engine has them, so that the two differ only in Petrel's layer; openssl: the
      * system's OpenSSL 3 by hand-written FFM downcalls; petrel-jsse, petrel-native: the engines as
      * Petrel's HTTPS listener makes them (TlsContextFactory: the SNI key manager, Petrel's
      * protocols, suites and groups, tickets on), which is what --tls-engine chooses between.
      */
-    @Param({"jsse", "boringssl", "openssl", "petrel-jsse", "petrel-native"})
+    @Param({"jsse", "boringssl", "boringssl-tickets", "openssl", "petrel-jsse", "petrel-native"})
     public String server;
 
     private SSLContext clientContext;
@@ -107,6 +110,7 @@ public class TlsHandshakeBenchmark {
 
         boringssl = SslContextBuilder.forServer(key, cert).sslProvider(SslProvider.OPENSSL_REFCNT)
                 .protocols("TLSv1.3").build();
+        if (server.equals("boringssl-tickets")) ((OpenSslSessionContext) boringssl.sessionContext()).setTicketKeys();
 
         if (server.startsWith("petrel-")) {
             petrel = TlsContextFactory.create(TlsConfig.builder().certificate(certificate.source())

@@ -31,6 +31,8 @@ final class ServerCatalog {
 
     /** What the names of the servers with Petrel's native TLS engine add to their twins' (petrel-nio-native). */
     static final String NATIVE_SUFFIX = "-native";
+    /** What names another build's Petrel servers (--before): {@code before-petrel-nio}. */
+    static final String BEFORE_PREFIX = "before-";
 
     /** PetrelHello's argument for the native engine. */
     static final String NATIVE_ENGINE_ARGUMENT = "tls-engine=" + TlsConfig.NATIVE;
@@ -39,6 +41,11 @@ final class ServerCatalog {
 
     static List<ServerSpec> all(LabPaths paths) {
         return all(paths, null);
+    }
+
+    /** The server of this build that {@code name} is, another build's ({@code before-petrel-nio}) or this one's. */
+    static String sameServerNow(String name) {
+        return name.startsWith(BEFORE_PREFIX) ? name.substring(BEFORE_PREFIX.length()) : name;
     }
 
     /**
@@ -72,11 +79,16 @@ final class ServerCatalog {
                 "PetrelHello", "nio", "inline", NATIVE_ENGINE_ARGUMENT).onlyOverTls(ONLY_TLS_ENGINE));
         if (before != null) {
             for (TransportKind kind : TransportKind.values()) {
-                servers.add(java(paths, before, "before-petrel-" + kind.cliName(), Group.PETREL,
+                servers.add(java(paths, before, BEFORE_PREFIX + "petrel-" + kind.cliName(), Group.PETREL,
                         "Petrel " + kind.cliName() + " transport, the build in " + before, true, "PetrelHello", kind.cliName()));
             }
-            servers.add(java(paths, before, "before-petrel-nio-inline", Group.PETREL,
+            servers.add(java(paths, before, BEFORE_PREFIX + "petrel-nio-inline", Group.PETREL,
                     "Petrel nio transport inline, the build in " + before, true, "PetrelHello", "nio", "inline"));
+            for (TransportKind kind : TransportKind.values()) {
+                servers.add(java(paths, before, BEFORE_PREFIX + "petrel-" + kind.cliName() + NATIVE_SUFFIX, Group.PETREL,
+                        "Petrel " + kind.cliName() + " transport, " + boringSsl + ", the build in " + before,
+                        false, "PetrelHello", kind.cliName(), NATIVE_ENGINE_ARGUMENT).onlyOverTls(ONLY_TLS_ENGINE));
+            }
         }
         String tomcat = "Tomcat " + version(paths, "tomcat-embed-core");
         // Every peer runs with its defaults, as its users get them; see each servers/*Hello class.

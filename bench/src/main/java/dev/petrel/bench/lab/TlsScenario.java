@@ -37,7 +37,7 @@ final class TlsScenario implements Scenario {
     static final String COLD = "cold start, wrk -c 100";
     static final String WARM = "warm, wrk -c 100";
 
-    /** One server per TLS stack; the others are not run here. */
+    /** One server per TLS stack, and another build's of Petrel's (--before); the others are not run here. */
     static final List<String> SERVERS = List.of("petrel-nio", "petrel-nio" + ServerCatalog.NATIVE_SUFFIX, "tomcat-nio",
             "jetty", "undertow", "netty-epoll", "netty-epoll-boringssl", Nginx.NAME);
 
@@ -169,7 +169,7 @@ final class TlsScenario implements Scenario {
 
     @Override
     public String notApplicable(ServerSpec server) {
-        return SERVERS.contains(server.name()) ? null : NOT_IN_SET;
+        return SERVERS.contains(ServerCatalog.sameServerNow(server.name())) ? null : NOT_IN_SET;
     }
 
     @Override

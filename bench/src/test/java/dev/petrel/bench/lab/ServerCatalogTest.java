@@ -34,6 +34,13 @@ class ServerCatalogTest {
         assertThat(servers).extracting(ServerSpec::name)
                 .contains("before-petrel-blocking", "before-petrel-virtual", "before-petrel-nio");
         assertThat(named(servers, "before-petrel-nio").group()).isEqualTo(named(servers, "petrel-nio").group());
+
+        // the native engine's servers too, measured over TLS only as theirs are
+        List<String> nativeNow = named(servers, "petrel-nio-native").command().line(18_400, null, false, Path.of("folder"));
+        List<String> nativeThen = named(servers, "before-petrel-nio-native").command().line(18_400, null, false, Path.of("folder"));
+        assertThat(nativeThen.subList(nativeThen.indexOf(before + "/*") + 1, nativeThen.size()))
+                .isEqualTo(nativeNow.subList(nativeNow.indexOf(paths().libraries() + "/*") + 1, nativeNow.size()));
+        assertThat(named(servers, "before-petrel-nio-native").onlyOverTls()).isEqualTo(named(servers, "petrel-nio-native").onlyOverTls());
     }
 
     @Test

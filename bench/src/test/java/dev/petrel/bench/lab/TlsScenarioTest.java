@@ -3,8 +3,11 @@ package dev.petrel.bench.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.bench.model.ScenarioInfo;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The tls scenario's two sections, its tools named in the report, and a quick run that stays short. */
 class TlsScenarioTest {
@@ -62,5 +65,14 @@ class TlsScenarioTest {
                 "netty-epoll", "netty-epoll-boringssl", "nginx");
         // and 'all' runs it, CI's quick run too
         assertThat(LabOptions.SCENARIOS).contains("tls");
+    }
+
+    @Test
+    void anotherBuildsPetrelServersOfTheSetRunToo(@TempDir Path home) {
+        TlsScenario tls = new TlsScenario(false);
+        List<ServerSpec> servers = ServerCatalog.all(new LabPaths(home, Path.of("/jdk/bin/java")), home.resolve("before/lib"));
+        assertThat(servers).filteredOn(server -> tls.notApplicable(server) == null).extracting(ServerSpec::name)
+                .contains("petrel-nio-native", "before-petrel-nio-native", "before-petrel-nio")
+                .doesNotContain("before-petrel-virtual", "before-petrel-nio-inline", "petrel-blocking");
     }
 }
