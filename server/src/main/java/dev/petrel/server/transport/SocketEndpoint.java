@@ -78,8 +78,7 @@ final class SocketEndpoint implements Endpoint {
     @Override
     public void write(ByteBuffer src) throws IOException {
         if (src.hasArray()) {
-            write(src.array(), src.arrayOffset() + src.position(), src.remaining());
-            src.position(src.limit());
+            Endpoint.super.write(src);
             return;
         }
         if (writeThrough == null) writeThrough = new byte[THROUGH_BYTES];
