@@ -32,6 +32,15 @@ public final class HeaderFieldsBuilder {
         fields.add(nameStart, nameLength, valueStart, valueLength);
     }
 
+    /** Adds a field line whose name and value lie in two arrays, as an HPACK decoder hands them over. */
+    public void add(byte[] nameSrc, int nameOffset, int nameLength, byte[] valueSrc, int valueOffset, int valueLength) {
+        int nameStart = store.length();
+        store.append(nameSrc, nameOffset, nameLength);
+        int valueStart = store.length();
+        store.append(valueSrc, valueOffset, valueLength);
+        fields.add(nameStart, nameLength, valueStart, valueLength);
+    }
+
     /** Adds a field line with a name known in advance (an encoded header code) and a value in {@code src}. */
     public void add(byte[] name, byte[] src, int valueOffset, int valueLength) {
         int nameStart = store.length();

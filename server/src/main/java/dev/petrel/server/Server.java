@@ -10,6 +10,8 @@ import dev.petrel.server.engine.ObservedHandler;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.SelectionStep;
 import dev.petrel.server.http1.Http1Protocol;
+import dev.petrel.server.http2.Http2Protocol;
+import dev.petrel.server.http2.PriorKnowledgeStep;
 import dev.petrel.server.proxy.ProxyProtocolStep;
 import dev.petrel.server.proxy.TrustedProxies;
 import dev.petrel.server.tls.CertificateWatcher;
@@ -26,6 +28,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -46,8 +49,6 @@ import java.util.Objects;
  */
 public final class Server implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server");
-    /** The application protocols a TLS connector may offer by ALPN: those the server speaks. */
-    private static final List<String> SPOKEN_OVER_TLS = List.of("http/1.1");
 
     private final List<Connector> connectors;
     private final List<Listener<?>> listeners; // one per connector, in the same order
@@ -269,6 +270,7 @@ public final class Server implements AutoCloseable {
         private Duration queueTimeout = Duration.ofSeconds(10);
         private int eventLoops = Runtime.getRuntime().availableProcessors();
         private ServerConfig config = ServerConfig.DEFAULT;
+        private Http2Config http2 = Http2Config.DEFAULT;
         private Duration shutdownGrace = Duration.ofSeconds(10);
         private InstantSource clock = InstantSource.system();
         private Handler handler;
@@ -412,6 +414,15 @@ public final class Server implements AutoCloseable {
         public Builder backlog(int backlog) {
             if (backlog < 1) throw new IllegalArgumentException("backlog must be positive");
             this.backlog = backlog;
+            return this;
+        }
+
+        /**
+         * HTTP/2: whether HTTPS connectors offer {@code h2} by ALPN and plain ones take {@code h2c}
+         * with prior knowledge, and its limits (see {@link Http2Config}; off by default).
+         */
+        public Builder http2(Http2Config http2) {
+            this.http2 = Objects.requireNonNull(http2, "http2");
             return this;
         }
 
@@ -567,8 +578,19 @@ public final class Server implements AutoCloseable {
                 return new ConnectionChain(steps, Map.of(), new AjpProtocol(handler, config, connector.ajp()));
             }
             Protocol http1 = new Http1Protocol(handler, config, dates, trusted);
+            Map<String, Protocol> byName = new HashMap<>();
+            byName.put("http/1.1", http1);
+            if (http2.enabled()) {
+                Protocol h2 = new Http2Protocol(handler, config, http2, dates);
+                if (tls != null) {
+                    byName.put(Http2Protocol.ALPN, h2);
+                } else if (http2.clearText()) {
+                    steps.add(new PriorKnowledgeStep(config.headerTimeout()));
+                    byName.put(PriorKnowledgeStep.protocolName(), h2);
+                }
+            }
             if (tls != null) steps.add(new TlsStep(tls, http1.clearTextOnTlsPortAnswer(), counters));
-            return new ConnectionChain(steps, Map.of("http/1.1", http1), http1);
+            return new ConnectionChain(steps, byName, http1);
         }
 
         /**
@@ -577,13 +599,16 @@ public final class Server implements AutoCloseable {
          *
          * @throws TlsConfigException when it names protocols and the server speaks none of them
          */
-        private static TlsConfig servedOverTls(TlsConfig config) throws TlsConfigException {
+        private TlsConfig servedOverTls(TlsConfig config) throws TlsConfigException {
+            List<String> spoken = http2.enabled() ? List.of(Http2Protocol.ALPN, "http/1.1") : List.of("http/1.1");
             List<String> wanted = config.applicationProtocols();
-            List<String> offered = wanted.stream().filter(SPOKEN_OVER_TLS::contains).toList();
+            if (http2.enabled() && wanted.equals(TlsConfig.DEFAULT_APPLICATION_PROTOCOLS)) return config.toBuilder()
+                    .applicationProtocols(spoken.toArray(String[]::new)).build(); // h2 first, as browsers expect
+            List<String> offered = wanted.stream().filter(spoken::contains).toList();
             if (offered.size() == wanted.size()) return config;
             if (offered.isEmpty()) {
                 throw new TlsConfigException("none of the ALPN protocols " + wanted + " is served here; the server speaks "
-                        + String.join(", ", SPOKEN_OVER_TLS));
+                        + String.join(", ", spoken));
             }
             return config.toBuilder().applicationProtocols(offered.toArray(String[]::new)).build();
         }

@@ -111,6 +111,7 @@ public final class Main {
                     .queueTimeout(options.queueTimeout())
                     .shutdownGrace(options.shutdownGrace())
                     .config(options.config())
+                    .http2(options.http2())
                     .proxyProtocol(options.proxyProtocol())
                     .trustedProxies(options.trustedProxies().toArray(String[]::new))
                     .handler(app);

@@ -3,6 +3,7 @@ package dev.petrel.server.cli;
 import dev.petrel.ajp.AjpPackets;
 import dev.petrel.server.AccessLog;
 import dev.petrel.server.DataRate;
+import dev.petrel.server.Http2Config;
 import dev.petrel.server.ServerConfig;
 import dev.petrel.server.TlsConfig;
 import dev.petrel.server.TransportKind;
@@ -36,12 +37,13 @@ import java.util.List;
  * @param adminPort the admin listener's port ({@code /health}, {@code /metrics}), or -1 for none
  * @param demo whether the demo routes ({@code GET /} HelloWorld, {@code /date}, {@code POST /echo})
  *        are served beside a {@code --root} folder; always with the bundled site
+ * @param http2 whether HTTP/2 is spoken ({@code h2} over TLS, {@code h2c} with prior knowledge)
  */
 record ServeOptions(String host, int port, Path root, TransportKind transport, int maxConnections,
                     Duration queueTimeout, Duration shutdownGrace, boolean plainHttp, HttpsOptions https, AjpOptions ajp,
                     ServerConfig config, boolean proxyProtocol, List<String> trustedProxies, AccessLog accessLog,
                     boolean demo, String logLevel, java.util.Map<String, String> cacheControl, boolean gzip,
-                    String adminHost, int adminPort) {
+                    String adminHost, int adminPort, Http2Config http2) {
     /** The levels of {@code --log-level}, quietest first. */
     static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");
 
@@ -127,6 +129,11 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
               --access-log-format common|combined|json
                                       NCSA common, combined (with Referer and User-Agent; the
                                       default), or one JSON object per line
+
+            HTTP/2 (RFC 9113; off by default):
+              --http2                 offer h2 by ALPN on HTTPS, before http/1.1
+              --h2c                   also take HTTP/2 with prior knowledge on the plain port
+                                      (curl --http2-prior-knowledge, h2load); implies --http2
 
             Behind a proxy (HAProxy, nginx, a load balancer):
               --trusted-proxy CIDR    a proxy in front, e.g. 10.0.0.0/8 or 127.0.0.1 (repeatable):
@@ -233,6 +240,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         String tlsEngine = null;
         Path ocspResponse = null;
         boolean proxyProtocol = false;
+        Http2Config http2 = Http2Config.DEFAULT;
         List<String> trustedProxies = new ArrayList<>();
         String accessLogTarget = null;
         boolean demo = false;
@@ -269,6 +277,14 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 case "--min-response-rate" -> minResponseRate = intIn(value != null ? value : next(args, ++i, name), name, 0, 1_000_000_000);
                 case "--rate-grace" -> rateGrace = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 3600));
                 case "--body-timeout" -> bodyTimeout = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 86_400));
+                case "--http2" -> {
+                    if (value != null) throw new UsageException("--http2 takes no value");
+                    http2 = http2.withEnabled(true);
+                }
+                case "--h2c" -> {
+                    if (value != null) throw new UsageException("--h2c takes no value");
+                    http2 = http2.withClearText(true);
+                }
                 case "--proxy-protocol" -> {
                     if (value != null) throw new UsageException("--proxy-protocol takes no value; the proxies are --trusted-proxy CIDR");
                     proxyProtocol = true;
@@ -466,7 +482,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                         .format(accessLogFormat != null ? accessLogFormat : AccessLog.Format.COMBINED);
         return new ServeOptions(host, port, root, transport, maxConnections, queueTimeout, grace, plainHttp, tls, ajpOptions, config,
                 proxyProtocol, List.copyOf(trustedProxies), accessLog, demo, logLevel,
-                java.util.Collections.unmodifiableMap(cacheControl), gzip, adminHost != null ? adminHost : "127.0.0.1", adminPort);
+                java.util.Collections.unmodifiableMap(cacheControl), gzip, adminHost != null ? adminHost : "127.0.0.1", adminPort,
+                http2);
     }
 
     /** A comma-separated list of names (protocols, cipher suites). */

@@ -1,0 +1,638 @@
+package dev.petrel.server.http2;
+
+import dev.petrel.http.ByteSink;
+import dev.petrel.http.HeaderFields;
+import dev.petrel.http.HeaderFieldsBuilder;
+import dev.petrel.http.ParseStatus;
+import dev.petrel.http2.FrameReader;
+import dev.petrel.http2.FrameWriter;
+import dev.petrel.http2.Frames;
+import dev.petrel.http2.HpackDecoder;
+import dev.petrel.http2.HpackEncoder;
+import dev.petrel.http2.HpackException;
+import dev.petrel.http2.Http2Error;
+import dev.petrel.http2.Http2ErrorCode;
+import dev.petrel.http2.Http2Settings;
+import dev.petrel.http2.RequestFields;
+import dev.petrel.server.Http2Config;
+import dev.petrel.server.ServerConfig;
+import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.engine.Timeouts;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The HTTP/2 protocol engine for one connection (RFC 9113), the same for every transport. Its
+ * reader runs on the thread the transport gives {@link #serve()}: it reads frames, keeps the
+ * connection's state (settings, windows, the HPACK decoder, which streams are open) and starts
+ * each request on a virtual thread of its own ({@link StreamExchange}), so that a slow handler
+ * holds up only its stream. Every frame leaves through one {@link FrameOutput}.
+ *
+ * <p>What it does not do it says so: a frame that breaks the protocol resets its stream or ends
+ * the connection with {@code GOAWAY} and the RFC's code; a client that makes the server work for
+ * nothing is stopped by the {@link FloodGuard}; a drain sends {@code GOAWAY}, finishes the streams
+ * in flight and closes.
+ */
+public final class Http2Connection implements ProtocolConnection {
+    private static final System.Logger LOG = System.getLogger("dev.petrel.server.http2");
+    private static final ThreadFactory STREAM_THREADS = Thread.ofVirtual().name("petrel-h2-stream").factory();
+    private static final byte[] PREFACE = Frames.clientPreface();
+
+    private final Endpoint endpoint;
+    private final Http2Protocol protocol;
+    private final ServerConfig config;
+    private final Http2Config settings;
+    private final FrameReader reader;
+    private final HpackDecoder decoder;
+    private final FrameOutput output;
+    private final SendWindows windows = new SendWindows();
+    private final Http2Settings peerSettings = new Http2Settings();
+    private final RequestFieldSink fieldSink = new RequestFieldSink();
+    private final FloodGuard flood;
+    private final ConcurrentHashMap<Integer, Http2Stream> streams = new ConcurrentHashMap<>();
+    private final ByteBuffer in;
+    private final ByteSink headerBlock = new ByteSink(256); // the fragments of an open header block
+    private final int maxHeaderBlock;
+    private final long writeTimeoutNanos;
+    private final AtomicBoolean outputClosed = new AtomicBoolean();
+
+    private int blockStreamId;     // reader: the stream whose header block is open
+    private boolean blockEndStream;
+    private volatile int lastStreamId; // the highest stream the client opened
+    private volatile int goAwayLastId = Integer.MAX_VALUE; // streams above it are ignored once GOAWAY is sent
+    private volatile boolean peerGoingAway;
+    private volatile long idleSince = System.nanoTime();
+
+    private final Object receiveLock = new Object();
+    private int connectionReceiveWindow; // guarded by receiveLock
+    private int connectionUnacknowledged; // guarded by receiveLock
+
+    Http2Connection(Endpoint endpoint, Http2Protocol protocol) {
+        this.endpoint = endpoint;
+        this.protocol = protocol;
+        this.config = protocol.config();
+        this.settings = protocol.settings();
+        this.reader = new FrameReader(settings.maxFrameSize());
+        this.maxHeaderBlock = Math.max(config.limits().maxHeaderSectionSize(), Frames.DEFAULT_MAX_FRAME_SIZE);
+        this.decoder = new HpackDecoder(settings.headerTableSize(), config.limits().maxHeaderSectionSize());
+        this.output = new FrameOutput(endpoint, new HpackEncoder(4096));
+        this.flood = new FloodGuard(settings);
+        this.in = ByteBuffer.allocate(Frames.HEADER_LENGTH + Frames.DEFAULT_MAX_FRAME_SIZE).flip();
+        this.connectionReceiveWindow = settings.connectionWindowSize();
+        this.writeTimeoutNanos = config.writeTimeout().toNanos();
+    }
+
+    // ---- what the streams use ----
+
+    Endpoint endpoint() {
+        return endpoint;
+    }
+
+    FrameOutput output() {
+        return output;
+    }
+
+    SendWindows windows() {
+        return windows;
+    }
+
+    long writeTimeoutNanos() {
+        return writeTimeoutNanos;
+    }
+
+    /** A handler read {@code n} body bytes of {@code stream}: they go back to the client's windows. */
+    void consumed(Http2Stream stream, int n) {
+        creditConnection(n);
+        int increment = stream.consumed(n, settings.initialWindowSize());
+        if (increment > 0) sendControl(windowUpdate(stream.id, increment));
+    }
+
+    /** Resets {@code stream} with {@code code}, from any thread; the first reset stands. */
+    void reset(Http2Stream stream, Http2ErrorCode code) {
+        int discarded = stream.resetAndDiscard(code);
+        if (discarded < 0) return;
+        if (discarded > 0) creditConnection(discarded);
+        sendControl(rstStream(stream.id, code));
+        windows.wake(false);
+    }
+
+    /** A stream's exchange is over: the stream closes, and the connection with it when it is going away and was the last. */
+    void streamFinished(Http2Stream stream) {
+        if (!stream.isResponseEnded()) {
+            reset(stream, Http2ErrorCode.INTERNAL_ERROR); // the response broke off: the client must not take it as whole
+        } else if (!stream.remoteEnded()) {
+            // answered before the body was all sent: ask the client to stop (RFC 9113 section 8.1)
+            reset(stream, Http2ErrorCode.NO_ERROR);
+        }
+        streams.remove(stream.id);
+        if (streams.isEmpty()) {
+            idleSince = System.nanoTime();
+            if (goAwayLastId != Integer.MAX_VALUE || peerGoingAway) closeOutput();
+        }
+    }
+
+    // ---- the transport's side ----
+
+    /** Reads frames until the connection ends, then closes it. Never throws; never hands the connection back. */
+    @Override
+    public boolean serve() {
+        try {
+            sendControl(settingsFrame());
+            output.flushControl();
+            if (!readPreface()) return false;
+            readFrames();
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "HTTP/2 connection from " + endpoint.remoteAddress() + " ended: " + e);
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.ERROR, "unexpected failure on HTTP/2 connection from " + endpoint.remoteAddress(), e);
+        } finally {
+            endStreams();
+            endpoint.close();
+        }
+        return false;
+    }
+
+    /** The reader blocks: the transport gives it a thread of its own. */
+    @Override
+    public boolean mayBlock() {
+        return true;
+    }
+
+    @Override
+    public boolean poll() {
+        return true;
+    }
+
+    @Override
+    public long wakeDeadline() {
+        return System.nanoTime();
+    }
+
+    /** Says {@code GOAWAY}, lets the streams in flight finish, then closes. Safe from any thread. */
+    @Override
+    public void drain() {
+        goAway(Http2ErrorCode.NO_ERROR, "the server is stopping");
+        if (streams.isEmpty()) closeOutput();
+    }
+
+    @Override
+    public void abort() {
+        windows.wake(true);
+        endpoint.close();
+    }
+
+    /** Closes the connection when it has had no stream in progress since before {@code waitingSinceBefore}. */
+    @Override
+    public boolean shed(long waitingSinceBefore) {
+        if (!streams.isEmpty() || idleSince - waitingSinceBefore > 0) return false;
+        goAway(Http2ErrorCode.NO_ERROR, "the server is full");
+        closeOutput();
+        return true;
+    }
+
+    // ---- reading ----
+
+    /** The 24 bytes every client sends first (section 3.4), within the header timeout. */
+    private boolean readPreface() throws IOException {
+        long deadline = System.nanoTime() + config.headerTimeout().toNanos();
+        while (in.remaining() < PREFACE.length) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || fill(Timeouts.millis(left)) < 0) return false;
+        }
+        for (byte b : PREFACE) {
+            if (in.get() != b) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "no HTTP/2 preface from " + endpoint.remoteAddress());
+                goAway(Http2ErrorCode.PROTOCOL_ERROR, "invalid connection preface");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void readFrames() throws IOException {
+        while (true) {
+            ParseStatus status = reader.read(in);
+            switch (status) {
+                case COMPLETE -> {
+                    Http2Error error = dispatch();
+                    if (error != null && !answer(error)) return;
+                }
+                case ERROR -> {
+                    if (!answer(reader.error())) return;
+                }
+                case NEED_MORE -> {
+                    if (goingAwayAndDone()) return;
+                    int n;
+                    try {
+                        n = fill(Timeouts.millis(config.idleTimeout().toNanos()));
+                    } catch (SocketTimeoutException e) {
+                        if (streams.isEmpty()) {
+                            goAway(Http2ErrorCode.NO_ERROR, "idle");
+                            return;
+                        }
+                        continue; // streams in progress keep the connection
+                    }
+                    if (n < 0) return;
+                }
+            }
+        }
+    }
+
+    /** Reads more into {@link #in}, keeping what is unread; -1 at end of stream. */
+    private int fill(int timeoutMillis) throws IOException {
+        in.compact();
+        try {
+            return endpoint.read(in, timeoutMillis);
+        } finally {
+            in.flip();
+        }
+    }
+
+    private boolean goingAwayAndDone() {
+        return (goAwayLastId != Integer.MAX_VALUE || peerGoingAway) && streams.isEmpty() && outputClosed.get();
+    }
+
+    /**
+     * Acts on an error: a stream error resets the stream and the connection goes on (unless resets
+     * come too fast); a connection error ends it with {@code GOAWAY}. Returns whether to go on.
+     */
+    private boolean answer(Http2Error error) {
+        if (!error.isConnectionError()) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "stream " + error.streamId() + " from " + endpoint.remoteAddress()
+                    + ": " + error.code() + " " + error.reason());
+            Http2Stream stream = streams.get(error.streamId());
+            if (stream != null) {
+                reset(stream, error.code());
+            } else {
+                sendControl(rstStream(error.streamId(), error.code()));
+            }
+            String flooding = flood.reset();
+            if (flooding == null) return true;
+            return answer(Http2Error.connection(Http2ErrorCode.ENHANCE_YOUR_CALM, flooding));
+        }
+        LOG.log(System.Logger.Level.DEBUG, () -> "HTTP/2 connection from " + endpoint.remoteAddress() + ": "
+                + error.code() + " " + error.reason());
+        goAway(error.code(), error.reason());
+        try {
+            output.flushControl();
+        } catch (IOException e) {
+            // the client is gone already
+        }
+        return false;
+    }
+
+    /** Acts on the frame the reader holds; returns the error it makes, or null. */
+    private Http2Error dispatch() {
+        return switch (reader.type()) {
+            case Frames.DATA -> onData();
+            case Frames.HEADERS -> onHeaders();
+            case Frames.CONTINUATION -> onContinuation();
+            case Frames.RST_STREAM -> onReset();
+            case Frames.SETTINGS -> onSettings();
+            case Frames.PING -> onPing();
+            case Frames.GOAWAY -> onGoAway();
+            case Frames.WINDOW_UPDATE -> onWindowUpdate();
+            case Frames.PUSH_PROMISE -> Http2Error.connection(Http2ErrorCode.PROTOCOL_ERROR, "PUSH_PROMISE from a client");
+            default -> controlFrame(); // PRIORITY (ignored, section 5.3.2) and unknown types (section 4.1)
+        };
+    }
+
+    private Http2Error controlFrame() {
+        String flooding = flood.control();
+        return flooding == null ? null : Http2Error.connection(Http2ErrorCode.ENHANCE_YOUR_CALM, flooding);
+    }
+
+    /** Whether {@code id} names a stream the client has not opened yet (section 5.1, "idle"). */
+    private boolean idle(int id) {
+        return id > lastStreamId || (id & 1) == 0;
+    }
+
+    private Http2Error onData() {
+        int id = reader.streamId();
+        int flowLength = reader.length();
+        int length = reader.payloadLength();
+        boolean endStream = reader.hasFlag(Frames.FLAG_END_STREAM);
+        if (length == 0 && !endStream) {
+            String flooding = flood.empty();
+            if (flooding != null) return Http2Error.connection(Http2ErrorCode.ENHANCE_YOUR_CALM, flooding);
+        }
+        synchronized (receiveLock) {
+            connectionReceiveWindow -= flowLength;
+            if (connectionReceiveWindow < 0) {
+                return Http2Error.connection(Http2ErrorCode.FLOW_CONTROL_ERROR, "DATA beyond the connection's window");
+            }
+        }
+        Http2Stream stream = streams.get(id);
+        if (stream == null) {
+            if (idle(id)) return Http2Error.connection(Http2ErrorCode.PROTOCOL_ERROR, "DATA on an idle stream");
+            creditConnection(flowLength); // a closed stream's bytes are dropped; the connection's window gets them back
+            if (id > goAwayLastId) return null; // a stream ignored after GOAWAY
+            return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, id, "DATA on a closed stream");
+        }
+        if (stream.isReset()) {
+            creditConnection(flowLength); // in flight when the stream was reset (section 5.1)
+            return null;
+        }
+        Http2Error error = stream.data(reader.payload(), reader.payloadOffset(), length, flowLength, endStream);
+        if (error != null) {
+            creditConnection(flowLength);
+            return error;
+        }
+        int padding = flowLength - length;
+        if (padding > 0) consumed(stream, padding); // padding is never read: give it back at once
+        return null;
+    }
+
+    private Http2Error onHeaders() {
+        int id = reader.streamId();
+        boolean endStream = reader.hasFlag(Frames.FLAG_END_STREAM);
+        if (reader.hasFlag(Frames.FLAG_END_HEADERS)) {
+            return fieldBlock(id, ByteBuffer.wrap(reader.payload(), reader.payloadOffset(), reader.payloadLength()), endStream);
+        }
+        headerBlock.clear();
+        blockStreamId = id;
+        blockEndStream = endStream;
+        return appendFragment();
+    }
+
+    private Http2Error onContinuation() {
+        Http2Error error = appendFragment();
+        if (error != null) return error;
+        if (!reader.hasFlag(Frames.FLAG_END_HEADERS)) return null;
+        return fieldBlock(blockStreamId, ByteBuffer.wrap(headerBlock.array(), 0, headerBlock.length()), blockEndStream);
+    }
+
+    /** Adds a fragment to the open block, bounded in bytes, and in frames by the empty-frame limit (CONTINUATION flood). */
+    private Http2Error appendFragment() {
+        int length = reader.payloadLength();
+        if (length == 0) {
+            String flooding = flood.empty();
+            if (flooding != null) return Http2Error.connection(Http2ErrorCode.ENHANCE_YOUR_CALM, flooding);
+        }
+        if (headerBlock.length() + length > maxHeaderBlock) {
+            return Http2Error.connection(Http2ErrorCode.ENHANCE_YOUR_CALM, "header block larger than the header size limit");
+        }
+        headerBlock.write(reader.payload(), reader.payloadOffset(), length);
+        return null;
+    }
+
+    /** A whole field block on stream {@code id}: a new request, or the trailers of one in progress. */
+    private Http2Error fieldBlock(int id, ByteBuffer block, boolean endStream) {
+        Http2Stream open = streams.get(id);
+        if (open != null) return trailers(open, block, endStream);
+        if (!idle(id)) {
+            // a closed stream: decode anyway, so the table stays in step with the client's encoder
+            Http2Error error = decode(block, new HeaderFieldsBuilder(64), true);
+            if (error != null && error.isConnectionError()) return error;
+            return id > goAwayLastId ? null : Http2Error.connection(Http2ErrorCode.STREAM_CLOSED, "HEADERS on a closed stream");
+        }
+        if ((id & 1) == 0) return Http2Error.connection(Http2ErrorCode.PROTOCOL_ERROR, "a client opened an even-numbered stream");
+        lastStreamId = id;
+        Http2Stream stream = new Http2Stream(id, settings.initialWindowSize());
+        fieldSink.begin(stream.fields, false);
+        HpackDecoder.Result result;
+        try {
+            result = decoder.decode(block, fieldSink);
+        } catch (HpackException e) {
+            return e.toError();
+        }
+        if (id > goAwayLastId) return null; // after GOAWAY: not processed, the client may retry it elsewhere
+        if (streams.size() >= settings.maxConcurrentStreams()) {
+            return Http2Error.stream(Http2ErrorCode.REFUSED_STREAM, id, "too many concurrent streams");
+        }
+        String malformed = fieldSink.end();
+        if (malformed != null && result == HpackDecoder.Result.OK) {
+            return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, id, malformed);
+        }
+        StreamExchange exchange = new StreamExchange(stream, this, protocol);
+        if (result == HpackDecoder.Result.TOO_LARGE) {
+            exchange.arm(fieldSink.pseudo(), null, -1, false);
+            exchange.reject(431, "The request's header fields are too large");
+        } else {
+            Http2Error error = armRequest(stream, exchange, endStream);
+            if (error != null) return error;
+        }
+        if (endStream) stream.endedWithHeaders();
+        windows.open(stream);
+        streams.put(id, stream);
+        STREAM_THREADS.newThread(exchange).start();
+        return null;
+    }
+
+    /** Fills the exchange's request from the decoded fields; the stream error when they do not make one (section 8.1.1). */
+    private Http2Error armRequest(Http2Stream stream, StreamExchange exchange, boolean endStream) {
+        RequestFields pseudo = fieldSink.pseudo();
+        HeaderFields fields = stream.fields.fields();
+        long contentLength = -1;
+        for (String value : fields.all("content-length")) {
+            long parsed = parseLength(value);
+            if (parsed < 0 || (contentLength >= 0 && parsed != contentLength)) {
+                return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, stream.id, "invalid content-length");
+            }
+            contentLength = parsed;
+        }
+        if (endStream && contentLength > 0) {
+            return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, stream.id, "content-length without DATA");
+        }
+        String host = pseudo.authority();
+        String hostField = fields.first("host");
+        if (host != null && hostField != null && !host.equalsIgnoreCase(hostField)) {
+            return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, stream.id, ":authority and host differ");
+        }
+        if (host == null) host = hostField;
+        stream.declaredLength(contentLength);
+        exchange.arm(pseudo, host, contentLength, !endStream);
+        if (host == null) exchange.reject(400, "Missing :authority and Host");
+        return null;
+    }
+
+    private static long parseLength(String value) {
+        if (value.isEmpty() || value.length() > 18) return -1;
+        long n = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') return -1;
+            n = n * 10 + (c - '0');
+        }
+        return n;
+    }
+
+    /** A second field block on an open stream: its trailers, which must end it (section 8.1). */
+    private Http2Error trailers(Http2Stream stream, ByteBuffer block, boolean endStream) {
+        HeaderFieldsBuilder trailers = new HeaderFieldsBuilder(64);
+        Http2Error error = decode(block, trailers, true);
+        if (error != null) return error;
+        if (!endStream) return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, stream.id, "trailers without END_STREAM");
+        return stream.trailers(trailers);
+    }
+
+    /** Decodes a block into {@code target}; a compression error ends the connection, a malformed section resets its stream. */
+    private Http2Error decode(ByteBuffer block, HeaderFieldsBuilder target, boolean trailers) {
+        fieldSink.begin(target, trailers);
+        HpackDecoder.Result result;
+        try {
+            result = decoder.decode(block, fieldSink);
+        } catch (HpackException e) {
+            return e.toError();
+        }
+        String malformed = fieldSink.end();
+        if (result == HpackDecoder.Result.TOO_LARGE) malformed = "trailer fields too large";
+        return malformed == null ? null : Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, reader.streamId(), malformed);
+    }
+
+    private Http2Error onReset() {
+        int id = reader.streamId();
+        if (idle(id)) return Http2Error.connection(Http2ErrorCode.PROTOCOL_ERROR, "RST_STREAM on an idle stream");
+        Http2Stream stream = streams.get(id);
+        String flooding = flood.reset();
+        if (flooding != null) return Http2Error.connection(Http2ErrorCode.ENHANCE_YOUR_CALM, flooding);
+        if (stream == null) return null;
+        int discarded = stream.resetAndDiscard(reader.errorCode());
+        if (discarded > 0) creditConnection(discarded);
+        windows.wake(false);
+        return null;
+    }
+
+    private Http2Error onSettings() {
+        if (reader.hasFlag(Frames.FLAG_ACK)) return null;
+        Http2Error flooding = controlFrame();
+        if (flooding != null) return flooding;
+        for (int i = 0; i < reader.settingsCount(); i++) {
+            int id = reader.settingId(i);
+            long value = reader.settingValue(i);
+            Http2Error error = peerSettings.apply(id, value);
+            if (error != null) return error;
+            switch (id) {
+                case Http2Settings.INITIAL_WINDOW_SIZE -> {
+                    error = windows.initialWindowChanged((int) value, streams.values());
+                    if (error != null) return error;
+                }
+                case Http2Settings.HEADER_TABLE_SIZE -> output.peerHeaderTableSize(value);
+                case Http2Settings.MAX_FRAME_SIZE -> output.peerMaxFrameSize((int) value);
+                default -> { }
+            }
+        }
+        return sendControl(settingsAck()) ? null : overwhelmed();
+    }
+
+    private Http2Error onPing() {
+        if (reader.hasFlag(Frames.FLAG_ACK)) return null;
+        Http2Error flooding = controlFrame();
+        if (flooding != null) return flooding;
+        return sendControl(ping(reader.pingData())) ? null : overwhelmed();
+    }
+
+    private Http2Error onGoAway() {
+        peerGoingAway = true;
+        if (streams.isEmpty()) closeOutput();
+        return null;
+    }
+
+    private Http2Error onWindowUpdate() {
+        int id = reader.streamId();
+        int increment = reader.windowIncrement();
+        if (id == 0) return windows.connectionUpdate(increment);
+        Http2Stream stream = streams.get(id);
+        if (stream == null) {
+            return idle(id) ? Http2Error.connection(Http2ErrorCode.PROTOCOL_ERROR, "WINDOW_UPDATE on an idle stream") : null;
+        }
+        return windows.streamUpdate(stream, increment);
+    }
+
+    private static Http2Error overwhelmed() {
+        return Http2Error.connection(Http2ErrorCode.ENHANCE_YOUR_CALM, "the client does not read the answers it asks for");
+    }
+
+    // ---- writing ----
+
+    /** Gives {@code n} bytes back to the connection's receive window, in updates of half of it. */
+    private void creditConnection(int n) {
+        int increment = 0;
+        synchronized (receiveLock) {
+            connectionUnacknowledged += n;
+            if (connectionUnacknowledged >= settings.connectionWindowSize() / 2) {
+                increment = connectionUnacknowledged;
+                connectionReceiveWindow += increment;
+                connectionUnacknowledged = 0;
+            }
+        }
+        if (increment > 0) sendControl(windowUpdate(0, increment));
+    }
+
+    private boolean sendControl(byte[] frame) {
+        return output.control(frame);
+    }
+
+    /** Sends {@code GOAWAY} once: streams above the last one opened are not processed from now on. */
+    private void goAway(Http2ErrorCode code, String reason) {
+        synchronized (this) {
+            if (goAwayLastId != Integer.MAX_VALUE) return;
+            goAwayLastId = lastStreamId;
+        }
+        ByteBuffer frame = ByteBuffer.allocate(Frames.HEADER_LENGTH + 8 + reason.length());
+        FrameWriter.goaway(frame, goAwayLastId, code, reason.getBytes(StandardCharsets.US_ASCII));
+        sendControl(Arrays.copyOf(frame.array(), frame.position()));
+    }
+
+    /** Ends the server's side once its last frame has left: the client sees the end and closes; the reader then ends. */
+    private void closeOutput() {
+        if (!outputClosed.compareAndSet(false, true)) return;
+        try {
+            output.flushControl();
+            endpoint.shutdownOutput();
+        } catch (IOException e) {
+            endpoint.close();
+        }
+    }
+
+    /** The connection ended: streams still in progress are reset, their handlers' waits end. */
+    private void endStreams() {
+        windows.wake(true);
+        for (Http2Stream stream : streams.values()) stream.resetAndDiscard(Http2ErrorCode.CANCEL);
+    }
+
+    private byte[] settingsFrame() {
+        Http2Settings ours = new Http2Settings();
+        ours.set(Http2Settings.MAX_CONCURRENT_STREAMS, settings.maxConcurrentStreams());
+        ours.set(Http2Settings.INITIAL_WINDOW_SIZE, settings.initialWindowSize());
+        ours.set(Http2Settings.MAX_FRAME_SIZE, settings.maxFrameSize());
+        ours.set(Http2Settings.HEADER_TABLE_SIZE, settings.headerTableSize());
+        ours.set(Http2Settings.MAX_HEADER_LIST_SIZE, config.limits().maxHeaderSectionSize());
+        ByteBuffer frame = ByteBuffer.allocate(Frames.HEADER_LENGTH * 2 + 6 * 6 + 4);
+        FrameWriter.settings(frame, ours);
+        int extra = settings.connectionWindowSize() - Frames.DEFAULT_WINDOW;
+        if (extra > 0) FrameWriter.windowUpdate(frame, 0, extra);
+        return Arrays.copyOf(frame.array(), frame.position());
+    }
+
+    private static byte[] settingsAck() {
+        ByteBuffer frame = ByteBuffer.allocate(Frames.HEADER_LENGTH);
+        FrameWriter.settingsAck(frame);
+        return frame.array();
+    }
+
+    private static byte[] ping(long data) {
+        ByteBuffer frame = ByteBuffer.allocate(Frames.HEADER_LENGTH + 8);
+        FrameWriter.ping(frame, true, data);
+        return frame.array();
+    }
+
+    private static byte[] windowUpdate(int streamId, int increment) {
+        ByteBuffer frame = ByteBuffer.allocate(Frames.HEADER_LENGTH + 4);
+        FrameWriter.windowUpdate(frame, streamId, increment);
+        return frame.array();
+    }
+
+    private static byte[] rstStream(int streamId, Http2ErrorCode code) {
+        ByteBuffer frame = ByteBuffer.allocate(Frames.HEADER_LENGTH + 4);
+        FrameWriter.rstStream(frame, streamId, code);
+        return frame.array();
+    }
+}

@@ -1,0 +1,71 @@
+package dev.petrel.server.http2;
+
+import dev.petrel.http.DateCache;
+import dev.petrel.server.Handler;
+import dev.petrel.server.Http2Config;
+import dev.petrel.server.ServerConfig;
+import dev.petrel.server.engine.BufferPool;
+import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.Protocol;
+import dev.petrel.server.engine.ProtocolConnection;
+import java.util.Objects;
+
+/**
+ * HTTP/2 for a listener (RFC 9113): an {@link Http2Connection} per connection that chose it, by
+ * ALPN {@code h2} over TLS or by the prior-knowledge preface on a plain port
+ * ({@link PriorKnowledgeStep}). What the streams share across connections lives here: the
+ * handler, the settings, the response buffers and the date.
+ */
+public final class Http2Protocol implements Protocol {
+    /** The ALPN name of HTTP/2 over TLS. */
+    public static final String ALPN = "h2";
+
+    private final Handler handler;
+    private final ServerConfig config;
+    private final Http2Config settings;
+    private final DateCache dates;
+    private final BufferPool buffers;
+
+    /** Serves {@code handler} over HTTP/2 with {@code config} and {@code settings}, dating responses from {@code dates}. */
+    public Http2Protocol(Handler handler, ServerConfig config, Http2Config settings, DateCache dates) {
+        this.handler = Objects.requireNonNull(handler, "handler");
+        this.config = Objects.requireNonNull(config, "config");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.dates = Objects.requireNonNull(dates, "dates");
+        this.buffers = BufferPool.forProcessors(config.responseBufferSize());
+    }
+
+    @Override
+    public ProtocolConnection open(Endpoint endpoint) {
+        return new Http2Connection(endpoint, this);
+    }
+
+    /**
+     * Nothing: a connection turned away for overload before it chose HTTP/2 gets the HTTP/1.1
+     * answer from the listener's default protocol.
+     */
+    @Override
+    public byte[] overloadAnswer() {
+        return new byte[0];
+    }
+
+    Handler handler() {
+        return handler;
+    }
+
+    ServerConfig config() {
+        return config;
+    }
+
+    Http2Config settings() {
+        return settings;
+    }
+
+    DateCache dates() {
+        return dates;
+    }
+
+    BufferPool buffers() {
+        return buffers;
+    }
+}

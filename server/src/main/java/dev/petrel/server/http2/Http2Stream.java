@@ -1,0 +1,200 @@
+package dev.petrel.server.http2;
+
+import dev.petrel.http.HeaderFields;
+import dev.petrel.http.HeaderFieldsBuilder;
+import dev.petrel.http2.Http2Error;
+import dev.petrel.http2.Http2ErrorCode;
+import java.net.SocketTimeoutException;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+
+/**
+ * One stream of an HTTP/2 connection as the server sees it (RFC 9113 section 5.1): the request
+ * body the client sends on it, buffered until the handler reads it and bounded by the stream's
+ * receive window, and whether either side has ended it or reset it.
+ *
+ * <p>The connection's reader puts frames in; the stream's handler takes the body out on its own
+ * thread; the two meet on this object's monitor. The send window is kept here but guarded by
+ * {@link SendWindows}.
+ */
+final class Http2Stream {
+    final int id;
+    /** The request's header fields, decoded by the reader before the handler starts. */
+    final HeaderFieldsBuilder fields = new HeaderFieldsBuilder(256);
+    /** What the peer still lets this stream send; guarded by {@link SendWindows}. */
+    int sendWindow;
+
+    private final ArrayDeque<byte[]> chunks = new ArrayDeque<>(); // guarded by this
+    private int chunkOffset;          // guarded by this: read position in the first chunk
+    private int buffered;             // guarded by this: body bytes received, not read
+    private int receiveWindow;        // guarded by this: what the client may still send
+    private int unacknowledged;       // guarded by this: bytes read, not yet given back by WINDOW_UPDATE
+    private long received;            // guarded by this: body bytes received in all
+    private long declaredLength = -1; // content-length, or -1
+    private boolean remoteEnded;      // guarded by this: END_STREAM received
+    private HeaderFieldsBuilder trailerFields; // guarded by this
+    private volatile Http2ErrorCode reset;     // why the stream was reset, by either side
+    private volatile boolean responseEnded;    // the last frame of the response has left
+
+    Http2Stream(int id, int receiveWindow) {
+        this.id = id;
+        this.receiveWindow = receiveWindow;
+    }
+
+    /** The request's declared body length, from {@code content-length}, to check the DATA against. */
+    void declaredLength(long length) {
+        this.declaredLength = length;
+    }
+
+    // ---- the reader's side ----
+
+    /**
+     * Body bytes from a {@code DATA} frame: {@code length} bytes of data in a frame of
+     * {@code flowLength} (padding counts against the window too).
+     *
+     * @return null, or the stream error to reset it with
+     */
+    synchronized Http2Error data(byte[] b, int off, int length, int flowLength, boolean endStream) {
+        if (remoteEnded) return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, id, "DATA after the end of the stream");
+        receiveWindow -= flowLength;
+        if (receiveWindow < 0) return Http2Error.stream(Http2ErrorCode.FLOW_CONTROL_ERROR, id, "DATA beyond the stream's window");
+        received += length;
+        if (declaredLength >= 0 && received > declaredLength) {
+            return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, id, "more DATA than content-length");
+        }
+        if (length > 0) {
+            chunks.add(Arrays.copyOfRange(b, off, off + length));
+            buffered += length;
+        }
+        if (endStream) return endOfBody();
+        notifyAll();
+        return null;
+    }
+
+    /** The trailer section ended the request. */
+    synchronized Http2Error trailers(HeaderFieldsBuilder trailers) {
+        if (remoteEnded) return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, id, "HEADERS after the end of the stream");
+        trailerFields = trailers;
+        return endOfBody();
+    }
+
+    /** The request ended with its headers: no body. */
+    synchronized void endedWithHeaders() {
+        remoteEnded = true;
+        notifyAll();
+    }
+
+    private Http2Error endOfBody() {
+        remoteEnded = true;
+        notifyAll();
+        if (declaredLength >= 0 && received != declaredLength) {
+            return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, id, "less DATA than content-length");
+        }
+        return null;
+    }
+
+    /** Whether the client has ended its side. */
+    synchronized boolean remoteEnded() {
+        return remoteEnded;
+    }
+
+    /**
+     * Resets the stream; the first reason stands. Returns whether this call reset it. Body bytes
+     * buffered and unread are returned for the connection's window.
+     */
+    int resetAndDiscard(Http2ErrorCode code) {
+        synchronized (this) {
+            if (reset != null) return -1;
+            reset = code;
+            int discarded = buffered;
+            chunks.clear();
+            buffered = 0;
+            notifyAll();
+            return discarded;
+        }
+    }
+
+    boolean isReset() {
+        return reset != null;
+    }
+
+    Http2ErrorCode resetCode() {
+        return reset;
+    }
+
+    // ---- the handler's side ----
+
+    /**
+     * Moves buffered body bytes into {@code b}.
+     *
+     * @return bytes moved; 0 when none are here yet; -1 at the body's end; -2 when the stream was reset
+     */
+    synchronized int take(byte[] b, int off, int len) {
+        if (reset != null) return -2;
+        if (buffered == 0) return remoteEnded ? -1 : 0;
+        int moved = 0;
+        while (moved < len && !chunks.isEmpty()) {
+            byte[] chunk = chunks.peek();
+            int n = Math.min(len - moved, chunk.length - chunkOffset);
+            System.arraycopy(chunk, chunkOffset, b, off + moved, n);
+            moved += n;
+            chunkOffset += n;
+            if (chunkOffset == chunk.length) {
+                chunks.poll();
+                chunkOffset = 0;
+            }
+        }
+        buffered -= moved;
+        return moved;
+    }
+
+    /**
+     * Waits up to {@code timeoutMillis} for body bytes or the body's end.
+     *
+     * @return 1 when there is something to take, -1 when the stream was reset meanwhile
+     * @throws SocketTimeoutException when nothing came in time
+     */
+    synchronized int await(int timeoutMillis) throws SocketTimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (buffered == 0 && !remoteEnded && reset == null) {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            if (left <= 0) throw new SocketTimeoutException("no DATA within " + timeoutMillis + " ms");
+            wait(left);
+        }
+        return reset != null ? -1 : 1;
+    }
+
+    /**
+     * The handler read {@code n} bytes: they go back to the client's window for this stream once
+     * half of it is used.
+     *
+     * @return the increment to send in a {@code WINDOW_UPDATE} for the stream now, or 0
+     */
+    synchronized int consumed(int n, int initialWindow) {
+        if (remoteEnded || reset != null) return 0; // the client sends no more on it
+        unacknowledged += n;
+        if (unacknowledged < initialWindow / 2) return 0;
+        int increment = unacknowledged;
+        receiveWindow += increment;
+        unacknowledged = 0;
+        return increment;
+    }
+
+    /** The trailer fields that ended the body, or none. */
+    synchronized HeaderFields trailerFields() {
+        return trailerFields == null ? HeaderFields.empty() : trailerFields.fields();
+    }
+
+    /** The body bytes received so far, read or not. */
+    synchronized long received() {
+        return received;
+    }
+
+    void responseEnded() {
+        responseEnded = true;
+    }
+
+    boolean isResponseEnded() {
+        return responseEnded;
+    }
+}

@@ -1,0 +1,173 @@
+package dev.petrel.server.http2;
+
+import dev.petrel.http.ByteSink;
+import dev.petrel.http.DateCache;
+import dev.petrel.http.HttpStatus;
+import dev.petrel.http2.HpackEncoder;
+import dev.petrel.server.engine.ResponseHead;
+import dev.petrel.server.engine.ResponseWire;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * How a response goes out on an HTTP/2 stream: the head as a {@code HEADERS} block (names in
+ * lower case, without the fields HTTP/2 forbids), the body as {@code DATA} frames within the
+ * peer's windows and frame size, the end as the last {@code DATA} frame's {@code END_STREAM} or a
+ * trailer block. A small complete response leaves as one write: its head and its whole body, when
+ * the windows allow.
+ */
+final class Http2Wire implements ResponseWire {
+    private static final byte[] DATE = "date".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONTENT_LENGTH = "content-length".getBytes(StandardCharsets.US_ASCII);
+
+    private final Http2Stream stream;
+    private final Http2Connection connection;
+    private final FrameOutput output;
+    private final DateCache dates;
+    private boolean sent;
+    private boolean ended;
+
+    Http2Wire(Http2Stream stream, Http2Connection connection, FrameOutput output, DateCache dates) {
+        this.stream = stream;
+        this.connection = connection;
+        this.output = output;
+        this.dates = dates;
+    }
+
+    @Override
+    public int headRoom() {
+        return 0; // frames are put together in the connection's output buffer
+    }
+
+    @Override
+    public int tailRoom() {
+        return 0;
+    }
+
+    @Override
+    public void begin() {
+        sent = false;
+        ended = false;
+    }
+
+    @Override
+    public boolean sent() {
+        return sent;
+    }
+
+    @Override
+    public void discard() {
+        // nothing is held: a commit writes at once
+    }
+
+    @Override
+    public void commit(ResponseHead head, byte[] work, int length, boolean complete) throws IOException {
+        boolean trailers = head.trailerCount() > 0 && head.sendsBody();
+        boolean endsWithHead = !head.sendsBody() || (complete && length == 0 && !trailers);
+        int first = 0;
+        if (!endsWithHead && length > 0) {
+            // the first DATA frame goes with the head when the windows are open
+            first = connection.windows().tryAcquire(stream, Math.min(length, output.peerMaxFrameSize()));
+        }
+        boolean lastWithHead = complete && !trailers && first == length;
+        sent = true;
+        output.headers(stream.id, (encoder, block) -> encodeHead(head, encoder, block), endsWithHead, work, 0, first,
+                !endsWithHead && lastWithHead);
+        if (endsWithHead || lastWithHead) {
+            finished();
+            return;
+        }
+        sendData(work, first, length - first, complete && !trailers);
+        if (complete) end(head);
+    }
+
+    @Override
+    public void body(byte[] b, int off, int len, byte[] work) throws IOException {
+        sendData(b, off, len, false);
+    }
+
+    @Override
+    public void end(ResponseHead head) throws IOException {
+        if (ended) return;
+        if (head.trailerCount() > 0 && head.sendsBody()) {
+            output.headers(stream.id, (encoder, block) -> encodeTrailers(head, encoder, block), true, null, 0, 0, false);
+        } else {
+            output.data(stream.id, null, 0, 0, true);
+        }
+        finished();
+    }
+
+    @Override
+    public void flush() {
+        // every frame is written through at once
+    }
+
+    /** An interim head ({@code 103 Early Hints}, say): a {@code HEADERS} block that does not end the stream. */
+    @Override
+    public void interim(int status, ResponseHead head) throws IOException {
+        output.headers(stream.id, (encoder, block) -> {
+            encoder.status(block, status);
+            if (head != null) encodeFields(head, encoder, block);
+        }, false, null, 0, 0, false);
+    }
+
+    /** Sends body bytes as DATA frames, each within the windows and the peer's frame size. */
+    private void sendData(byte[] b, int off, int len, boolean endStream) throws IOException {
+        if (len == 0) {
+            if (endStream) {
+                output.data(stream.id, null, 0, 0, true);
+                finished();
+            }
+            return;
+        }
+        while (len > 0) {
+            int n = connection.windows().acquire(stream, Math.min(len, output.peerMaxFrameSize()), connection.writeTimeoutNanos());
+            boolean last = endStream && n == len;
+            output.data(stream.id, b, off, n, last);
+            off += n;
+            len -= n;
+        }
+        if (endStream) finished();
+    }
+
+    private void finished() {
+        ended = true;
+        stream.responseEnded();
+    }
+
+    private void encodeHead(ResponseHead head, HpackEncoder encoder, ByteSink block) {
+        encoder.status(block, head.status());
+        encodeFields(head, encoder, block);
+        if (!head.hasDate()) encoder.field(block, DATE, dates.bytes(), false);
+        long length = head.contentLength();
+        if (length >= 0 && !HttpStatus.forbidsBody(head.status())) {
+            encoder.field(block, CONTENT_LENGTH, Long.toString(length).getBytes(StandardCharsets.US_ASCII), false);
+        }
+    }
+
+    private static void encodeFields(ResponseHead head, HpackEncoder encoder, ByteSink block) {
+        for (int i = 0; i < head.headerCount(); i++) {
+            String name = lowerCase(head.headerName(i));
+            if (ConnectionSpecificFields.contains(name)) continue; // RFC 9113 section 8.2.2
+            encoder.field(block, name, head.headerValue(i));
+        }
+    }
+
+    private static void encodeTrailers(ResponseHead head, HpackEncoder encoder, ByteSink block) {
+        for (int i = 0; i < head.trailerCount(); i++) {
+            String name = lowerCase(head.trailerName(i));
+            if (ConnectionSpecificFields.contains(name)) continue;
+            encoder.field(block, name, head.trailerValue(i));
+        }
+    }
+
+    /** Field names are lower case in HTTP/2 (RFC 9113 section 8.2.1); handlers write them as they like. */
+    private static String lowerCase(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c >= 'A' && c <= 'Z') return name.toLowerCase(Locale.ROOT);
+        }
+        return name;
+    }
+}

@@ -1,0 +1,61 @@
+package dev.petrel.server.http2;
+
+import dev.petrel.http.HeaderFields;
+import dev.petrel.server.IncompleteBodyException;
+import dev.petrel.server.engine.BodySource;
+import dev.petrel.server.engine.BodyWaitLimits;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+
+/**
+ * A stream's request body as its handler reads it: the bytes of its {@code DATA} frames, in order,
+ * to the frame that ends the stream. Each read gives the bytes back to the client's windows (see
+ * {@link Http2Connection#consumed}); a wait for more is bounded by the body limits every protocol
+ * shares ({@link BodyWaitLimits}). A stream reset before its end cuts the body short.
+ */
+final class StreamBody extends BodySource {
+    private final Http2Stream stream;
+    private final Http2Connection connection;
+    private final BodyWaitLimits.Fill waitForData;
+
+    StreamBody(Http2Stream stream, Http2Connection connection, BodyWaitLimits waits) {
+        super(waits);
+        this.stream = stream;
+        this.connection = connection;
+        this.waitForData = this::await;
+        rearm();
+    }
+
+    @Override
+    protected int readBody(byte[] b, int off, int len) throws IOException {
+        while (true) {
+            int n = stream.take(b, off, len);
+            if (n > 0) {
+                connection.consumed(stream, n);
+                return n;
+            }
+            if (n == -1) return -1;
+            if (n == -2) throw fail(IncompleteBodyException.cutShort("the stream was reset before the end of its body"));
+            fill(waitForData, "DATA");
+        }
+    }
+
+    private int await(int timeoutMillis) throws IOException {
+        try {
+            return stream.await(timeoutMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for DATA");
+        }
+    }
+
+    @Override
+    public int available() {
+        return 0;
+    }
+
+    @Override
+    public HeaderFields trailers() {
+        return stream.trailerFields();
+    }
+}

@@ -1,0 +1,107 @@
+package dev.petrel.server.http2;
+
+import dev.petrel.http.HttpVersion;
+import dev.petrel.http.PercentDecoder;
+import dev.petrel.http2.RequestFields;
+import dev.petrel.server.Handler;
+import dev.petrel.server.engine.BodyWaitLimits;
+import dev.petrel.server.engine.ConnectionLifecycle;
+import dev.petrel.server.engine.Exchange;
+import dev.petrel.server.engine.ExchangeRequest;
+import dev.petrel.server.engine.ExchangeResponse;
+import java.io.IOException;
+
+/**
+ * One request and its response on a stream: the exchange every protocol shares, over the
+ * stream's body ({@link StreamBody}) and wire ({@link Http2Wire}), run on a thread of its own so
+ * that streams proceed side by side. A request the server cannot hand to the handler (a
+ * malformed target, a header list over the limit) is answered here with its status.
+ */
+final class StreamExchange implements Runnable {
+    private static final System.Logger LOG = System.getLogger("dev.petrel.server.http2");
+
+    private final Http2Stream stream;
+    private final Http2Connection connection;
+    private final Handler handler;
+    private final Exchange exchange;
+    private boolean headRequest;
+    private int rejectStatus; // not 0: answer with this status instead of running the handler
+    private String rejectReason;
+
+    StreamExchange(Http2Stream stream, Http2Connection connection, Http2Protocol protocol) {
+        this.stream = stream;
+        this.connection = connection;
+        this.handler = protocol.handler();
+        StreamBody body = new StreamBody(stream, connection, new BodyWaitLimits(protocol.config()));
+        StreamEndpoint endpoint = new StreamEndpoint(connection.endpoint(), connection, stream);
+        Http2Wire wire = new Http2Wire(stream, connection, connection.output(), protocol.dates());
+        this.exchange = new Exchange(body, wire, protocol.buffers(), new ConnectionLifecycle(endpoint), endpoint, "HTTP/2");
+    }
+
+    /**
+     * Fills the request from the stream's pseudo-headers and fields.
+     *
+     * @param host the request's authority, from {@code :authority} or {@code host}
+     * @param contentLength the declared length, or -1
+     * @param hasBody whether DATA follows the headers
+     */
+    void arm(RequestFields pseudo, String host, long contentLength, boolean hasBody) {
+        String method = pseudo.method();
+        headRequest = "HEAD".equals(method);
+        String target;
+        String rawPath;
+        String path;
+        String query = null;
+        if ("CONNECT".equals(method)) {
+            target = pseudo.authority();
+            rawPath = null;
+            path = "";
+        } else {
+            target = pseudo.path();
+            int question = target.indexOf('?');
+            rawPath = question < 0 ? target : target.substring(0, question);
+            if (question >= 0) query = target.substring(question + 1);
+            path = "*".equals(rawPath) ? "*" : PercentDecoder.decode(rawPath);
+            if (path == null) reject(400, "Invalid percent-encoding in the request target");
+        }
+        ExchangeRequest request = exchange.request();
+        request.begin(method, target, rawPath, path, query, HttpVersion.HTTP_2, host, stream.fields.fields(), contentLength,
+                hasBody, connection.endpoint());
+    }
+
+    /** Answers with {@code status} instead of running the handler. */
+    void reject(int status, String reason) {
+        if (rejectStatus == 0) {
+            rejectStatus = status;
+            rejectReason = reason;
+        }
+    }
+
+    /** Whether the request was armed well enough for a handler to see it. */
+    boolean armed() {
+        return exchange.request().method() != null;
+    }
+
+    @Override
+    public void run() {
+        ExchangeResponse response = exchange.response();
+        response.begin(headRequest);
+        try {
+            if (rejectStatus != 0) {
+                exchange.answerWithError(rejectStatus, rejectReason);
+                response.finish();
+            } else {
+                exchange.run(handler);
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "stream " + stream.id + " from " + connection.endpoint().remoteAddress()
+                    + " failed: " + e);
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.ERROR, "unexpected failure on stream " + stream.id + " from "
+                    + connection.endpoint().remoteAddress(), e);
+        } finally {
+            response.release();
+            connection.streamFinished(stream);
+        }
+    }
+}
