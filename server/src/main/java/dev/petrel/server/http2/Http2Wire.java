@@ -20,6 +20,7 @@ import java.util.Locale;
 final class Http2Wire implements ResponseWire {
     private static final byte[] DATE = "date".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CONTENT_LENGTH = "content-length".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NO_BYTES = new byte[0];
 
     private final Http2Stream stream;
     private final Http2Connection connection;
@@ -91,9 +92,9 @@ final class Http2Wire implements ResponseWire {
     public void end(ResponseHead head) throws IOException {
         if (ended) return;
         if (head.trailerCount() > 0 && head.sendsBody()) {
-            output.headers(stream.id, (encoder, block) -> encodeTrailers(head, encoder, block), true, null, 0, 0, false);
+            output.headers(stream.id, (encoder, block) -> encodeTrailers(head, encoder, block), true, NO_BYTES, 0, 0, false);
         } else {
-            output.data(stream.id, null, 0, 0, true);
+            output.data(stream.id, NO_BYTES, 0, 0, true);
         }
         finished();
     }
@@ -109,14 +110,14 @@ final class Http2Wire implements ResponseWire {
         output.headers(stream.id, (encoder, block) -> {
             encoder.status(block, status);
             if (head != null) encodeFields(head, encoder, block);
-        }, false, null, 0, 0, false);
+        }, false, NO_BYTES, 0, 0, false);
     }
 
     /** Sends body bytes as DATA frames, each within the windows and the peer's frame size. */
     private void sendData(byte[] b, int off, int len, boolean endStream) throws IOException {
         if (len == 0) {
             if (endStream) {
-                output.data(stream.id, null, 0, 0, true);
+                output.data(stream.id, NO_BYTES, 0, 0, true);
                 finished();
             }
             return;

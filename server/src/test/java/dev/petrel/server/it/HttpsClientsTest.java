@@ -32,14 +32,8 @@ class HttpsClientsTest {
     @BeforeAll
     static void certificates() throws Exception {
         trusted = dir.resolve("localhost.crt");
-        Files.writeString(trusted, pem(TestCertificate.get().certificate()));
+        Files.writeString(trusted, TestCertificate.get().certificatePem());
         other = new Fixtures(dir).selfSigned("other", "ec", "other.test");
-    }
-
-    private static String pem(java.security.cert.X509Certificate certificate) throws Exception {
-        return "-----BEGIN CERTIFICATE-----\n"
-                + java.util.Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(certificate.getEncoded())
-                + "\n-----END CERTIFICATE-----\n";
     }
 
     /** HTTPS only, with the localhost certificate as default and other.test's chosen by SNI. */

@@ -50,6 +50,13 @@ final class TestCertificate {
         return instance;
     }
 
+    /** The certificate in PEM, for a command-line client to trust. */
+    String certificatePem() throws java.security.cert.CertificateEncodingException {
+        return "-----BEGIN CERTIFICATE-----\n"
+                + java.util.Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(certificate.getEncoded())
+                + "\n-----END CERTIFICATE-----\n";
+    }
+
     /** The certificate itself, to trust. */
     X509Certificate certificate() {
         return certificate;
