@@ -166,7 +166,7 @@ class FrameRoundTripTest {
         };
     }
 
-    @Property(tries = 2000)
+    @Property
     void writtenFramesReadBackTheSameHoweverCut(
             @ForAll("specLists") List<Spec> specs,
             @ForAll @Size(max = 8) List<@IntRange(min = 0, max = 100_000) Integer> cutSeeds) {
@@ -202,7 +202,7 @@ class FrameRoundTripTest {
         return Arbitraries.oneOf(mutated, random);
     }
 
-    @Property(tries = 2000)
+    @Property
     void anyBytesGiveAStatusNeverAnExceptionTheSameHoweverFed(
             @ForAll("noise") byte[] input, @ForAll @IntRange(min = 0, max = 100_000) int cutSeed) {
         // FrameFeeding.feed turns an exception out of read into a failure, and checks each status's promises
