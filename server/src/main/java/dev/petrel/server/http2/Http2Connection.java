@@ -44,6 +44,9 @@ public final class Http2Connection implements ProtocolConnection {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.http2");
     private static final ThreadFactory STREAM_THREADS = Thread.ofVirtual().name("petrel-h2-stream").factory();
     private static final byte[] PREFACE = Frames.clientPreface();
+    /** How long a connection ended with GOAWAY reads and drops what the client still sends, so the GOAWAY reaches it. */
+    private static final int LINGER_MILLIS = 1000;
+    private static final int LINGER_BYTES = 256 * 1024;
 
     private final Endpoint endpoint;
     private final Http2Protocol protocol;
@@ -62,6 +65,8 @@ public final class Http2Connection implements ProtocolConnection {
     private final int maxHeaderBlock;
     private final long writeTimeoutNanos;
     private final AtomicBoolean outputClosed = new AtomicBoolean();
+    private final RecentlyReset recentlyReset = new RecentlyReset();
+    private boolean lingerOnClose; // reader: a GOAWAY was sent for an error or the idle timeout; let it reach the client
 
     private int blockStreamId;     // reader: the stream whose header block is open
     private boolean blockEndStream;
@@ -118,6 +123,7 @@ public final class Http2Connection implements ProtocolConnection {
     void reset(Http2Stream stream, Http2ErrorCode code) {
         int discarded = stream.resetAndDiscard(code);
         if (discarded < 0) return;
+        recentlyReset.add(stream.id);
         if (discarded > 0) creditConnection(discarded);
         sendControl(rstStream(stream.id, code));
         windows.wake(false);
@@ -131,6 +137,8 @@ public final class Http2Connection implements ProtocolConnection {
             // answered before the body was all sent: ask the client to stop (RFC 9113 section 8.1)
             reset(stream, Http2ErrorCode.NO_ERROR);
         }
+        int unread = stream.discardUnread(); // a body the handler left unread still counts against the connection's window
+        if (unread > 0) creditConnection(unread);
         streams.remove(stream.id);
         if (streams.isEmpty()) {
             idleSince = System.nanoTime();
@@ -154,7 +162,12 @@ public final class Http2Connection implements ProtocolConnection {
             LOG.log(System.Logger.Level.ERROR, "unexpected failure on HTTP/2 connection from " + endpoint.remoteAddress(), e);
         } finally {
             endStreams();
-            endpoint.close();
+            if (lingerOnClose) {
+                // closing with the client's bytes unread would send RST, which can destroy the GOAWAY in flight
+                endpoint.closeGracefully(LINGER_MILLIS, LINGER_BYTES);
+            } else {
+                endpoint.close();
+            }
         }
         return false;
     }
@@ -210,6 +223,8 @@ public final class Http2Connection implements ProtocolConnection {
             if (in.get() != b) {
                 LOG.log(System.Logger.Level.DEBUG, () -> "no HTTP/2 preface from " + endpoint.remoteAddress());
                 goAway(Http2ErrorCode.PROTOCOL_ERROR, "invalid connection preface");
+                output.flushControl();
+                lingerOnClose = true;
                 return false;
             }
         }
@@ -235,6 +250,8 @@ public final class Http2Connection implements ProtocolConnection {
                     } catch (SocketTimeoutException e) {
                         if (streams.isEmpty()) {
                             goAway(Http2ErrorCode.NO_ERROR, "idle");
+                            output.flushControl();
+                            lingerOnClose = true;
                             return;
                         }
                         continue; // streams in progress keep the connection
@@ -271,6 +288,7 @@ public final class Http2Connection implements ProtocolConnection {
             if (stream != null) {
                 reset(stream, error.code());
             } else {
+                recentlyReset.add(error.streamId());
                 sendControl(rstStream(error.streamId(), error.code()));
             }
             String flooding = flood.reset();
@@ -282,6 +300,7 @@ public final class Http2Connection implements ProtocolConnection {
         goAway(error.code(), error.reason());
         try {
             output.flushControl();
+            lingerOnClose = true;
         } catch (IOException e) {
             // the client is gone already
         }
@@ -333,7 +352,8 @@ public final class Http2Connection implements ProtocolConnection {
         if (stream == null) {
             if (idle(id)) return Http2Error.connection(Http2ErrorCode.PROTOCOL_ERROR, "DATA on an idle stream");
             creditConnection(flowLength); // a closed stream's bytes are dropped; the connection's window gets them back
-            if (id > goAwayLastId) return null; // a stream ignored after GOAWAY
+            // frames the client sent before it saw the server's RST_STREAM are ignored (section 5.1, "closed")
+            if (id > goAwayLastId || recentlyReset.contains(id)) return null;
             return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, id, "DATA on a closed stream");
         }
         if (stream.isReset()) {

@@ -114,6 +114,15 @@ final class Http2Stream {
         }
     }
 
+    /** Drops the body bytes received and never read, once the exchange is over; returns how many, for the connection's window. */
+    synchronized int discardUnread() {
+        int discarded = buffered;
+        chunks.clear();
+        chunkOffset = 0;
+        buffered = 0;
+        return discarded;
+    }
+
     boolean isReset() {
         return reset != null;
     }

@@ -17,6 +17,12 @@ final class StreamBody extends BodySource {
     private final Http2Stream stream;
     private final Http2Connection connection;
     private final BodyWaitLimits.Fill waitForData;
+    private FirstRead firstRead; // the 100 Continue the client waits for, sent on the handler's first read
+
+    /** What to do when the handler first reads: send {@code 100 Continue} to a client that expects it. */
+    interface FirstRead {
+        void run() throws IOException;
+    }
 
     StreamBody(Http2Stream stream, Http2Connection connection, BodyWaitLimits waits) {
         super(waits);
@@ -26,8 +32,18 @@ final class StreamBody extends BodySource {
         rearm();
     }
 
+    /** Runs {@code action} before the first read of the body, once. */
+    void onFirstRead(FirstRead action) {
+        this.firstRead = action;
+    }
+
     @Override
     protected int readBody(byte[] b, int off, int len) throws IOException {
+        FirstRead first = firstRead;
+        if (first != null) {
+            firstRead = null;
+            first.run();
+        }
         while (true) {
             int n = stream.take(b, off, len);
             if (n > 0) {

@@ -24,6 +24,7 @@ final class StreamExchange implements Runnable {
     private final Http2Connection connection;
     private final Handler handler;
     private final Exchange exchange;
+    private final StreamBody body;
     private boolean headRequest;
     private int rejectStatus; // not 0: answer with this status instead of running the handler
     private String rejectReason;
@@ -32,7 +33,7 @@ final class StreamExchange implements Runnable {
         this.stream = stream;
         this.connection = connection;
         this.handler = protocol.handler();
-        StreamBody body = new StreamBody(stream, connection, new BodyWaitLimits(protocol.config()));
+        this.body = new StreamBody(stream, connection, new BodyWaitLimits(protocol.config()));
         StreamEndpoint endpoint = new StreamEndpoint(connection.endpoint(), connection, stream);
         Http2Wire wire = new Http2Wire(stream, connection, connection.output(), protocol.dates());
         this.exchange = new Exchange(body, wire, protocol.buffers(), new ConnectionLifecycle(endpoint), endpoint, "HTTP/2");
@@ -46,7 +47,7 @@ final class StreamExchange implements Runnable {
      * @param hasBody whether DATA follows the headers
      */
     void arm(RequestFields pseudo, String host, long contentLength, boolean hasBody) {
-        String method = pseudo.method();
+        String method = pseudo.method() != null ? pseudo.method() : "GET";
         headRequest = "HEAD".equals(method);
         String target;
         String rawPath;
@@ -57,12 +58,18 @@ final class StreamExchange implements Runnable {
             rawPath = null;
             path = "";
         } else {
-            target = pseudo.path();
+            target = pseudo.path() != null ? pseudo.path() : "/"; // a list cut at its size limit may have lost it
             int question = target.indexOf('?');
             rawPath = question < 0 ? target : target.substring(0, question);
             if (question >= 0) query = target.substring(question + 1);
             path = "*".equals(rawPath) ? "*" : PercentDecoder.decode(rawPath);
             if (path == null) reject(400, "Invalid percent-encoding in the request target");
+        }
+        if (hasBody && stream.fields.fields().containsToken("expect", "100-continue")) {
+            // RFC 9110 section 10.1.1: the client waits for the 100 before it sends the body
+            body.onFirstRead(() -> {
+                if (!exchange.response().committed()) exchange.response().interim(100);
+            });
         }
         ExchangeRequest request = exchange.request();
         request.begin(method, target, rawPath, path, query, HttpVersion.HTTP_2, host, stream.fields.fields(), contentLength,

@@ -1,0 +1,261 @@
+package dev.petrel.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.petrel.http2.Frames;
+import dev.petrel.http2.Http2ErrorCode;
+import dev.petrel.http2.Http2Settings;
+import dev.petrel.server.Http2Config;
+import dev.petrel.server.Server;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * RFC 9113 case by case against a running server, with frames no well-behaved client sends:
+ * which breaches reset a stream and which end the connection, with which code, and that the
+ * connection goes on after a stream error. The section of the RFC is in each test's name. The
+ * engine is the same on every transport; these run on nio, and {@link Http2Test} runs real
+ * clients on all of them.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class Http2ConformanceTest {
+    private static Server start() throws IOException {
+        return TestServers.builder(Transport.NIO, TestServers.config().build(), TestApp.handler())
+                .http2(Http2Config.ENABLED.withClearText(true)).start();
+    }
+
+    private static H2Client connect(Server server) throws IOException {
+        return H2Client.connect(server.address().getPort());
+    }
+
+    private static void assertStreamError(H2Client client, int streamId, Http2ErrorCode code) throws IOException {
+        H2Client.Frame reset = client.await(f -> f.type() == Frames.RST_STREAM && f.streamId() == streamId, "RST_STREAM " + streamId);
+        assertThat(reset.errorCode()).isEqualTo(code);
+    }
+
+    /** The connection goes on after a stream error: the next stream is answered. */
+    private static void stillServes(H2Client client, int streamId) throws IOException {
+        assertThat(client.get(streamId, "/").text()).isEqualTo("HelloWorld");
+    }
+
+    @Test
+    void section3_4_anInvalidPrefaceEndsTheConnection() throws Exception {
+        try (Server server = start(); java.net.Socket socket = new java.net.Socket("127.0.0.1", server.address().getPort())) {
+            socket.setSoTimeout(5000);
+            // a preface with a wrong last line: the plain port chose HTTP/2 by its first line
+            socket.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            byte[] all = socket.getInputStream().readAllBytes();
+            assertThat(all.length).isGreaterThan(Frames.HEADER_LENGTH);
+            assertThat(new String(all, StandardCharsets.ISO_8859_1)).doesNotContain("HelloWorld");
+        }
+    }
+
+    @Test
+    void section4_2_aFrameLargerThanAdvertisedIsAConnectionError() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, false, H2Client.request("POST", "/echo"));
+            client.data(1, new byte[Frames.DEFAULT_MAX_FRAME_SIZE + 1], true);
+            assertThat(client.awaitGoAway().errorCode()).isEqualTo(Http2ErrorCode.FRAME_SIZE_ERROR);
+        }
+    }
+
+    @Test
+    void section5_1_dataOnAnIdleStreamIsAConnectionError() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.data(5, new byte[] {1}, true);
+            assertThat(client.awaitGoAway().errorCode()).isEqualTo(Http2ErrorCode.PROTOCOL_ERROR);
+        }
+    }
+
+    @Test
+    void section5_1_1_aClientCannotOpenAnEvenNumberedStream() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(2, true, H2Client.get("/"));
+            assertThat(client.awaitGoAway().errorCode()).isEqualTo(Http2ErrorCode.PROTOCOL_ERROR);
+        }
+    }
+
+    @Test
+    void section5_1_1_aStreamIdLowerThanOneUsedIsAConnectionError() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            stillServes(client, 5);
+            client.headers(3, true, H2Client.get("/"));
+            assertThat(client.awaitGoAway().errorCode()).isEqualTo(Http2ErrorCode.STREAM_CLOSED);
+        }
+    }
+
+    @Test
+    void section6_5_2_anInitialWindowAbove2To31IsAFlowControlError() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            ByteBuffer frame = ByteBuffer.allocate(Frames.HEADER_LENGTH + 6);
+            frame.put(new byte[] {0, 0, 6, Frames.SETTINGS, 0, 0, 0, 0, 0});
+            frame.putShort((short) Http2Settings.INITIAL_WINDOW_SIZE).putInt(0x80000000);
+            client.raw(frame.array());
+            assertThat(client.awaitGoAway().errorCode()).isEqualTo(Http2ErrorCode.FLOW_CONTROL_ERROR);
+        }
+    }
+
+    @Test
+    void section6_7_aPingIsAnsweredWithTheSameData() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.ping(0x0123456789ABCDEFL);
+            H2Client.Frame pong = client.await(f -> f.type() == Frames.PING, "the PING ACK");
+            assertThat(pong.has(Frames.FLAG_ACK)).isTrue();
+            assertThat(ByteBuffer.wrap(pong.payload()).getLong()).isEqualTo(0x0123456789ABCDEFL);
+        }
+    }
+
+    @Test
+    void section6_9_1_aConnectionWindowBeyond2To31IsAFlowControlError() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.windowUpdate(0, Integer.MAX_VALUE);
+            assertThat(client.awaitGoAway().errorCode()).isEqualTo(Http2ErrorCode.FLOW_CONTROL_ERROR);
+        }
+    }
+
+    @Test
+    void section6_9_aZeroIncrementOnAStreamIsAStreamError() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, false, H2Client.request("POST", "/echo"));
+            client.frame(Frames.WINDOW_UPDATE, 0, 1, new byte[4]);
+            assertStreamError(client, 1, Http2ErrorCode.PROTOCOL_ERROR);
+            stillServes(client, 3);
+        }
+    }
+
+    @Test
+    void section6_10_anInterleavedFrameInAHeaderBlockIsAConnectionError() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headersBlock(1, client.block(H2Client.get("/")), true, false);
+            client.ping(1);
+            assertThat(client.awaitGoAway().errorCode()).isEqualTo(Http2ErrorCode.PROTOCOL_ERROR);
+        }
+    }
+
+    @Test
+    void section8_1_1_dataBeyondContentLengthIsMalformed() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, false, H2Client.request("POST", "/echo", "content-length", "3"));
+            client.data(1, "four".getBytes(StandardCharsets.US_ASCII), true);
+            assertStreamError(client, 1, Http2ErrorCode.PROTOCOL_ERROR);
+            stillServes(client, 3);
+        }
+    }
+
+    @Test
+    void section8_2_1_anUppercaseFieldNameIsMalformed() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, true, H2Client.get("/", "X-Upper", "1"));
+            assertStreamError(client, 1, Http2ErrorCode.PROTOCOL_ERROR);
+            stillServes(client, 3);
+        }
+    }
+
+    @Test
+    void section8_2_2_aConnectionSpecificFieldIsMalformed() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, true, H2Client.get("/", "connection", "keep-alive"));
+            assertStreamError(client, 1, Http2ErrorCode.PROTOCOL_ERROR);
+            client.headers(3, true, H2Client.get("/", "te", "gzip"));
+            assertStreamError(client, 3, Http2ErrorCode.PROTOCOL_ERROR);
+            client.headers(5, true, H2Client.get("/", "te", "trailers"));
+            assertThat(client.response(5).text()).isEqualTo("HelloWorld");
+        }
+    }
+
+    @Test
+    void section8_3_1_aRequestWithoutPathIsMalformed() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, true, ":method", "GET", ":scheme", "http", ":authority", "localhost");
+            assertStreamError(client, 1, Http2ErrorCode.PROTOCOL_ERROR);
+            stillServes(client, 3);
+        }
+    }
+
+    @Test
+    void section8_3_1_aHostThatDiffersFromTheAuthorityIsMalformed() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, true, H2Client.get("/", "host", "elsewhere.example"));
+            assertStreamError(client, 1, Http2ErrorCode.PROTOCOL_ERROR);
+            stillServes(client, 3);
+        }
+    }
+
+    @Test
+    void section8_1_headHasNoBodyAndKeepsItsLength() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, true, H2Client.request("HEAD", "/"));
+            H2Client.Frame head = client.await(f -> f.type() == Frames.HEADERS && f.streamId() == 1, "the HEAD answer");
+            assertThat(head.field(":status")).isEqualTo("200");
+            assertThat(head.field("content-length")).isEqualTo("10");
+            assertThat(head.has(Frames.FLAG_END_STREAM)).isTrue();
+        }
+    }
+
+    @Test
+    void section8_1_aBodyOfUnknownLengthAndTrailersReachTheHandler() throws Exception {
+        try (Server server = TestServers.builder(Transport.NIO, TestServers.config().build(), TestApp.routes()
+                .post("/trailers", (req, res) -> {
+                    byte[] body = req.bodyBytes();
+                    res.send(body.length + " " + req.trailers().first("x-checksum"));
+                }).build()).http2(Http2Config.ENABLED.withClearText(true)).start();
+             H2Client client = connect(server)) {
+            client.headers(1, false, H2Client.request("POST", "/trailers"));
+            client.data(1, new byte[1000], false);
+            client.data(1, new byte[234], false);
+            client.headers(1, true, "x-checksum", "abc");
+            assertThat(client.response(1).text()).isEqualTo("1234 abc");
+        }
+    }
+
+    @Test
+    void section8_1_aResponseBeforeTheWholeBodyEndsTheStreamWithNoError() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, false, H2Client.request("POST", "/ignore"));
+            client.data(1, new byte[100], false);
+            assertThat(client.response(1).text()).isEqualTo("ignored");
+            assertStreamError(client, 1, Http2ErrorCode.NO_ERROR);
+            stillServes(client, 3);
+        }
+    }
+
+    /** Section 8.1 and RFC 9110 section 10.1.1: the 100 comes before the client sends the body. */
+    @Test
+    void section8_1_expectContinueGetsAnInterim100() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, false, H2Client.request("POST", "/echo", "expect", "100-continue"));
+            H2Client.Frame interim = client.await(f -> f.type() == Frames.HEADERS && f.streamId() == 1, "the 100");
+            assertThat(interim.field(":status")).isEqualTo("100");
+            client.data(1, "body".getBytes(StandardCharsets.US_ASCII), true);
+            assertThat(client.response(1).text()).isEqualTo("body");
+        }
+    }
+
+    /** Section 6.8: a stopping server says GOAWAY and finishes the stream in flight. */
+    @Test
+    void section6_8_aGracefulStopFinishesTheStreamsInFlight() throws Exception {
+        Server server = TestServers.builder(Transport.NIO, TestServers.config().build(), TestApp.routes()
+                .get("/wait", (req, res) -> {
+                    Thread.sleep(500);
+                    res.send("finished");
+                }).build()).http2(Http2Config.ENABLED.withClearText(true)).start();
+        try (H2Client client = connect(server)) {
+            client.headers(1, true, H2Client.get("/wait"));
+            Thread.sleep(100); // the stream is in its handler
+            Thread stopper = Thread.ofPlatform().start(() -> server.stop(Duration.ofSeconds(5)));
+            H2Client.Frame goAway = client.await(f -> f.type() == Frames.GOAWAY, "the GOAWAY");
+            assertThat(goAway.errorCode()).isEqualTo(Http2ErrorCode.NO_ERROR);
+            assertThat(goAway.lastStreamId()).isEqualTo(1);
+            assertThat(client.response(1).text()).isEqualTo("finished");
+            client.awaitClosed();
+            stopper.join();
+        } finally {
+            server.close();
+        }
+    }
+}
