@@ -9,8 +9,8 @@ package dev.petrel.server;
  * <table class="striped">
  *   <caption>Settings and their defaults</caption>
  *   <tr><th>setting</th><th>default</th><th>what it bounds</th></tr>
- *   <tr><td>{@code enabled}</td><td>false</td><td>{@code h2} offered by ALPN on HTTPS connectors (first, before
- *       {@code http/1.1}); off by default while HTTP/2 is new here</td></tr>
+ *   <tr><td>{@code enabled}</td><td>true</td><td>{@code h2} offered by ALPN on HTTPS connectors, before
+ *       {@code http/1.1}</td></tr>
  *   <tr><td>{@code clearText}</td><td>false</td><td>{@code h2c}: plain connectors also take HTTP/2 with prior
  *       knowledge (a client that starts with the preface); off by default, as in Tomcat and Jetty, since
  *       every plain connection is then looked at before HTTP/1.1 opens</td></tr>
@@ -58,10 +58,13 @@ public record Http2Config(
         int maxEmptyFramesPerSecond) {
 
     /** The defaults in the table above. */
-    public static final Http2Config DEFAULT = new Http2Config(false, false, 100, 65_535, 1 << 20, 16_384, 4_096, 200, 1_000, 200);
+    public static final Http2Config DEFAULT = new Http2Config(true, false, 100, 65_535, 1 << 20, 16_384, 4_096, 200, 1_000, 200);
 
-    /** HTTP/2 turned on with the defaults: {@code h2} over TLS, not {@code h2c}. */
-    public static final Http2Config ENABLED = DEFAULT.withEnabled(true);
+    /** HTTP/2 with the defaults: {@code h2} over TLS, not {@code h2c}; the same as {@link #DEFAULT}. */
+    public static final Http2Config ENABLED = DEFAULT;
+
+    /** HTTP/2 turned off: HTTPS offers only {@code http/1.1}. */
+    public static final Http2Config DISABLED = DEFAULT.withEnabled(false);
 
     /** Checks every setting against RFC 9113's ranges; turning HTTP/2 off turns {@code h2c} off too. */
     public Http2Config {

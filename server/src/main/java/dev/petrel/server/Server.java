@@ -419,7 +419,8 @@ public final class Server implements AutoCloseable {
 
         /**
          * HTTP/2: whether HTTPS connectors offer {@code h2} by ALPN and plain ones take {@code h2c}
-         * with prior knowledge, and its limits (see {@link Http2Config}; off by default).
+         * with prior knowledge, and its limits (see {@link Http2Config}; by default {@code h2} on
+         * HTTPS only).
          */
         public Builder http2(Http2Config http2) {
             this.http2 = Objects.requireNonNull(http2, "http2");

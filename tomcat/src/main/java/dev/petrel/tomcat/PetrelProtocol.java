@@ -1,6 +1,7 @@
 package dev.petrel.tomcat;
 
 import dev.petrel.server.Connector;
+import dev.petrel.server.Http2Config;
 import dev.petrel.server.Server;
 import dev.petrel.server.ServerConfig;
 import dev.petrel.server.TlsConfig;
@@ -304,6 +305,9 @@ public abstract class PetrelProtocol implements ProtocolHandler {
                 .maxConnections(maxConnections)
                 .backlog(acceptCount)
                 .config(config())
+                // Tomcat's own connector speaks HTTP/2 only under an <UpgradeProtocol> element; this one
+                // speaks HTTP/1.1, as the connector it replaces does without one
+                .http2(Http2Config.DISABLED)
                 .shutdownGrace(Duration.ofMillis(gracefulStopMillis))
                 .handler(new CoyoteHandler(this))
                 .start();

@@ -41,7 +41,7 @@ final class ConfigSources {
     /** Options that may be given more than once. */
     static final Set<String> REPEATABLE = Set.of("trusted-proxy", "cache-control", "tls-cert", "tls-key", "ajp-allow-attribute");
     /** Options without a value. */
-    static final Set<String> FLAGS = Set.of("proxy-protocol", "demo", "https", "no-http", "ajp-no-secret", "gzip", "http2", "h2c");
+    static final Set<String> FLAGS = Set.of("proxy-protocol", "demo", "https", "no-http", "ajp-no-secret", "gzip", "no-http2", "h2c");
 
     private ConfigSources() {}
 

@@ -130,10 +130,10 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                                       NCSA common, combined (with Referer and User-Agent; the
                                       default), or one JSON object per line
 
-            HTTP/2 (RFC 9113; off by default):
-              --http2                 offer h2 by ALPN on HTTPS, before http/1.1
+            HTTP/2 (RFC 9113; h2 is offered by ALPN on HTTPS, before http/1.1):
+              --no-http2              HTTPS offers http/1.1 only
               --h2c                   also take HTTP/2 with prior knowledge on the plain port
-                                      (curl --http2-prior-knowledge, h2load); implies --http2
+                                      (curl --http2-prior-knowledge, h2load)
 
             Behind a proxy (HAProxy, nginx, a load balancer):
               --trusted-proxy CIDR    a proxy in front, e.g. 10.0.0.0/8 or 127.0.0.1 (repeatable):
@@ -240,7 +240,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         String tlsEngine = null;
         Path ocspResponse = null;
         boolean proxyProtocol = false;
-        Http2Config http2 = Http2Config.DEFAULT;
+        boolean noHttp2 = false;
+        boolean h2c = false;
         List<String> trustedProxies = new ArrayList<>();
         String accessLogTarget = null;
         boolean demo = false;
@@ -277,13 +278,13 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 case "--min-response-rate" -> minResponseRate = intIn(value != null ? value : next(args, ++i, name), name, 0, 1_000_000_000);
                 case "--rate-grace" -> rateGrace = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 3600));
                 case "--body-timeout" -> bodyTimeout = Duration.ofSeconds(intIn(value != null ? value : next(args, ++i, name), name, 0, 86_400));
-                case "--http2" -> {
-                    if (value != null) throw new UsageException("--http2 takes no value");
-                    http2 = http2.withEnabled(true);
+                case "--no-http2" -> {
+                    if (value != null) throw new UsageException("--no-http2 takes no value");
+                    noHttp2 = true;
                 }
                 case "--h2c" -> {
                     if (value != null) throw new UsageException("--h2c takes no value");
-                    http2 = http2.withClearText(true);
+                    h2c = true;
                 }
                 case "--proxy-protocol" -> {
                     if (value != null) throw new UsageException("--proxy-protocol takes no value; the proxies are --trusted-proxy CIDR");
@@ -471,6 +472,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 .withMinResponseRate(minResponseRate == 0 ? DataRate.OFF : new DataRate(minResponseRate, rateGrace))
                 .withRequestBodyTimeout(bodyTimeout)
                 .withHeadTimeoutWhenFull(headTimeoutWhenFull);
+        if (noHttp2 && h2c) throw new UsageException("--h2c speaks HTTP/2, which --no-http2 turns off; give one of them");
+        Http2Config http2 = noHttp2 ? Http2Config.DISABLED : Http2Config.DEFAULT.withClearText(h2c);
         if (proxyProtocol && trustedProxies.isEmpty()) {
             throw new UsageException("--proxy-protocol needs --trusted-proxy CIDR: the addresses allowed to send PROXY headers");
         }

@@ -27,6 +27,7 @@ import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The HTTP/2 protocol engine for one connection (RFC 9113), the same for every transport. Its
@@ -66,6 +67,9 @@ public final class Http2Connection implements ProtocolConnection {
     private final long writeTimeoutNanos;
     private final AtomicBoolean outputClosed = new AtomicBoolean();
     private final RecentlyReset recentlyReset = new RecentlyReset();
+    // streams counted against SETTINGS_MAX_CONCURRENT_STREAMS: open or half closed (section 5.1.2), and
+    // reset ones until their handler is done, so that resetting streams never frees room for more work
+    private final AtomicInteger openStreams = new AtomicInteger();
     private boolean lingerOnClose; // reader: a GOAWAY was sent for an error or the idle timeout; let it reach the client
 
     private int blockStreamId;     // reader: the stream whose header block is open
@@ -129,6 +133,16 @@ public final class Http2Connection implements ProtocolConnection {
         windows.wake(false);
     }
 
+    /** The response on {@code stream} is about to send its last frame. */
+    void responseEnding(Http2Stream stream) {
+        if (stream.endResponse()) openStreams.decrementAndGet();
+    }
+
+    /** The client ended its side of {@code stream}: the stream closes if the response has ended too. */
+    private void remoteEnded(Http2Stream stream) {
+        if (stream.closeIfBothEnded()) openStreams.decrementAndGet();
+    }
+
     /** A stream's exchange is over: the stream closes, and the connection with it when it is going away and was the last. */
     void streamFinished(Http2Stream stream) {
         if (!stream.isResponseEnded()) {
@@ -139,6 +153,7 @@ public final class Http2Connection implements ProtocolConnection {
         }
         int unread = stream.discardUnread(); // a body the handler left unread still counts against the connection's window
         if (unread > 0) creditConnection(unread);
+        if (stream.close()) openStreams.decrementAndGet();
         streams.remove(stream.id);
         if (streams.isEmpty()) {
             idleSince = System.nanoTime();
@@ -365,6 +380,7 @@ public final class Http2Connection implements ProtocolConnection {
             creditConnection(flowLength);
             return error;
         }
+        if (endStream) remoteEnded(stream);
         int padding = flowLength - length;
         if (padding > 0) consumed(stream, padding); // padding is never read: give it back at once
         return null;
@@ -424,7 +440,7 @@ public final class Http2Connection implements ProtocolConnection {
             return e.toError();
         }
         if (id > goAwayLastId) return null; // after GOAWAY: not processed, the client may retry it elsewhere
-        if (streams.size() >= settings.maxConcurrentStreams()) {
+        if (openStreams.get() >= settings.maxConcurrentStreams()) {
             return Http2Error.stream(Http2ErrorCode.REFUSED_STREAM, id, "too many concurrent streams");
         }
         String malformed = fieldSink.end();
@@ -441,6 +457,7 @@ public final class Http2Connection implements ProtocolConnection {
         }
         if (endStream) stream.endedWithHeaders();
         windows.open(stream);
+        openStreams.incrementAndGet();
         streams.put(id, stream);
         STREAM_THREADS.newThread(exchange).start();
         return null;
@@ -490,7 +507,9 @@ public final class Http2Connection implements ProtocolConnection {
         Http2Error error = decode(block, trailers, true);
         if (error != null) return error;
         if (!endStream) return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, stream.id, "trailers without END_STREAM");
-        return stream.trailers(trailers);
+        error = stream.trailers(trailers);
+        if (error == null) remoteEnded(stream);
+        return error;
     }
 
     /** Decodes a block into {@code target}; a compression error ends the connection, a malformed section resets its stream. */

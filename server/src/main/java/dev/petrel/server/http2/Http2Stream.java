@@ -34,7 +34,8 @@ final class Http2Stream {
     private boolean remoteEnded;      // guarded by this: END_STREAM received
     private HeaderFieldsBuilder trailerFields; // guarded by this
     private volatile Http2ErrorCode reset;     // why the stream was reset, by either side
-    private volatile boolean responseEnded;    // the last frame of the response has left
+    private volatile boolean responseEnded;    // guarded by this for writes: the last frame of the response is going out
+    private boolean closed;                    // guarded by this: no longer counted against the concurrent stream limit
 
     Http2Stream(int id, int receiveWindow) {
         this.id = id;
@@ -199,8 +200,28 @@ final class Http2Stream {
         return received;
     }
 
-    void responseEnded() {
+    /**
+     * The response's last frame is about to leave; returns whether that closes the stream (the
+     * client had ended its side), so that it no longer counts against the stream limit. Called
+     * before the frame is written: a client that sees the end may open its next stream at once.
+     */
+    synchronized boolean endResponse() {
         responseEnded = true;
+        return closeIfBothEnded();
+    }
+
+    /** Closes the stream once both sides have ended it; returns whether this call did (section 5.1). */
+    synchronized boolean closeIfBothEnded() {
+        if (!remoteEnded || !responseEnded || closed) return false;
+        closed = true;
+        return true;
+    }
+
+    /** Closes the stream whatever its state (its exchange is over); returns whether this call did. */
+    synchronized boolean close() {
+        if (closed) return false;
+        closed = true;
+        return true;
     }
 
     boolean isResponseEnded() {

@@ -73,12 +73,10 @@ final class Http2Wire implements ResponseWire {
         }
         boolean lastWithHead = complete && !trailers && first == length;
         sent = true;
+        if (endsWithHead || lastWithHead) ending();
         output.headers(stream.id, (encoder, block) -> encodeHead(head, encoder, block), endsWithHead, work, 0, first,
                 !endsWithHead && lastWithHead);
-        if (endsWithHead || lastWithHead) {
-            finished();
-            return;
-        }
+        if (endsWithHead || lastWithHead) return;
         sendData(work, first, length - first, complete && !trailers);
         if (complete) end(head);
     }
@@ -91,12 +89,12 @@ final class Http2Wire implements ResponseWire {
     @Override
     public void end(ResponseHead head) throws IOException {
         if (ended) return;
+        ending();
         if (head.trailerCount() > 0 && head.sendsBody()) {
             output.headers(stream.id, (encoder, block) -> encodeTrailers(head, encoder, block), true, NO_BYTES, 0, 0, false);
         } else {
             output.data(stream.id, NO_BYTES, 0, 0, true);
         }
-        finished();
     }
 
     @Override
@@ -117,24 +115,25 @@ final class Http2Wire implements ResponseWire {
     private void sendData(byte[] b, int off, int len, boolean endStream) throws IOException {
         if (len == 0) {
             if (endStream) {
+                ending();
                 output.data(stream.id, NO_BYTES, 0, 0, true);
-                finished();
             }
             return;
         }
         while (len > 0) {
             int n = connection.windows().acquire(stream, Math.min(len, output.peerMaxFrameSize()), connection.writeTimeoutNanos());
             boolean last = endStream && n == len;
+            if (last) ending();
             output.data(stream.id, b, off, n, last);
             off += n;
             len -= n;
         }
-        if (endStream) finished();
     }
 
-    private void finished() {
+    /** The next frame ends the response. */
+    private void ending() {
         ended = true;
-        stream.responseEnded();
+        connection.responseEnding(stream);
     }
 
     private void encodeHead(ResponseHead head, HpackEncoder encoder, ByteSink block) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Connector;
+import dev.petrel.server.Http2Config;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
 import dev.petrel.server.TlsConfigException;
@@ -103,17 +104,23 @@ class ConnectorsTest {
     @Test
     void alpnOffersOnlyWhatTheServerSpeaks() throws Exception {
         var config = TestCertificate.get().serverConfig().toBuilder().applicationProtocols("h2", "http/1.1").build();
-        try (Server server = Server.builder().host("127.0.0.1").handler(app()).connector(Connector.https(0, config)).start();
+        assertThat(negotiated(Http2Config.DEFAULT, config)).as("h2 is served, so chosen first").isEqualTo("h2");
+        assertThat(negotiated(Http2Config.DISABLED, config)).as("h2 is not served, so not chosen").isEqualTo("http/1.1");
+        var onlyH2 = TestCertificate.get().serverConfig().toBuilder().applicationProtocols("h2").build();
+        assertThatThrownBy(() -> Server.builder().handler(app()).http2(Http2Config.DISABLED).connector(Connector.https(0, onlyH2)).start())
+                .isInstanceOf(TlsConfigException.class).hasMessageContaining("none of the ALPN protocols [h2] is served here");
+    }
+
+    /** The protocol a client offering h2 and http/1.1 gets from a server with {@code http2} and {@code tls}. */
+    private static String negotiated(Http2Config http2, dev.petrel.server.TlsConfig tls) throws Exception {
+        try (Server server = Server.builder().host("127.0.0.1").handler(app()).http2(http2).connector(Connector.https(0, tls)).start();
              SSLSocket socket = (SSLSocket) TestCertificate.get().clientContext().getSocketFactory()
                      .createSocket("127.0.0.1", server.httpsAddress().getPort())) {
             SSLParameters parameters = socket.getSSLParameters();
             parameters.setApplicationProtocols(new String[] {"h2", "http/1.1"});
             socket.setSSLParameters(parameters);
             socket.startHandshake();
-            assertThat(socket.getApplicationProtocol()).as("h2 is not served, so not chosen").isEqualTo("http/1.1");
+            return socket.getApplicationProtocol();
         }
-        var onlyH2 = TestCertificate.get().serverConfig().toBuilder().applicationProtocols("h2").build();
-        assertThatThrownBy(() -> Server.builder().handler(app()).connector(Connector.https(0, onlyH2)).start())
-                .isInstanceOf(TlsConfigException.class).hasMessageContaining("none of the ALPN protocols [h2] is served here");
     }
 }

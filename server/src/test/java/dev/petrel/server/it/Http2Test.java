@@ -92,6 +92,12 @@ class Http2Test {
             assertThat(run.output()).as(run.output())
                     .contains("requests: 2000 total, 2000 started, 2000 done, 2000 succeeded, 0 failed, 0 errored, 0 timeout")
                     .contains("status codes: 2000 2xx");
+            // one connection at exactly the stream limit: a stream whose response has ended no longer
+            // counts (section 5.1.2), so a client opening the next at once is never refused
+            Tools.Result atLimit = Tools.runAllowingFailure(dir, List.of("timeout", "50", "h2load", "-n", "2000", "-c", "1",
+                    "-m", "100", url(server, kind, "/")), "");
+            assertThat(atLimit.output()).as(atLimit.output())
+                    .contains("requests: 2000 total, 2000 started, 2000 done, 2000 succeeded, 0 failed, 0 errored, 0 timeout");
         }
     }
 

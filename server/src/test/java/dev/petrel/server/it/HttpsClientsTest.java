@@ -72,8 +72,11 @@ class HttpsClientsTest {
             assertThat(tls13.output()).isEqualTo("HelloWorld 200 0");
             Tools.Result tls12 = curl(server, "-v", "--tls-max", "1.2");
             assertThat(tls12.exitCode()).as(tls12.output()).isZero();
+            // curl offers h2 first, and HTTP/2 is on by default over TLS
             assertThat(tls12.output()).contains("SSL connection using TLSv1.2 / ECDHE-ECDSA-AES128-GCM-SHA256")
-                    .contains("ALPN: server accepted http/1.1").endsWith("HelloWorld");
+                    .contains("ALPN: server accepted h2").endsWith("HelloWorld");
+            Tools.Result http11 = curl(server, "-v", "--http1.1");
+            assertThat(http11.output()).contains("ALPN: server accepted http/1.1").endsWith("HelloWorld");
         }
     }
 
@@ -116,8 +119,18 @@ class HttpsClientsTest {
     }
 
     @HttpsTransportTest
-    void alpnSelectsHttp11AndRefusesAClientOfferingOnlyH2(Transport kind) throws Exception {
+    void alpnSelectsH2FirstThenHttp11(Transport kind) throws Exception {
         try (Server server = start(kind)) {
+            assertThat(sClient(server, "", "-alpn", "h2,http/1.1").output()).contains("ALPN protocol: h2");
+            assertThat(sClient(server, REQUEST, "-alpn", "http/1.1").output()).contains("ALPN protocol: http/1.1").contains("HelloWorld");
+        }
+    }
+
+    @HttpsTransportTest
+    void withoutHttp2AlpnSelectsHttp11AndRefusesAClientOfferingOnlyH2(Transport kind) throws Exception {
+        TlsConfig tls = TestCertificate.get().serverConfig().toBuilder().pem(other.certificate(), other.key()).build();
+        try (Server server = TestServers.builder(kind, TestServers.config().build(), TestApp.handler())
+                .http2(dev.petrel.server.Http2Config.DISABLED).https(0, tls).start()) {
             assertThat(sClient(server, REQUEST, "-alpn", "h2,http/1.1").output()).contains("ALPN protocol: http/1.1").contains("HelloWorld");
             Tools.Result h2Only = sClient(server, REQUEST, "-alpn", "h2");
             if (nativeEngine()) {
