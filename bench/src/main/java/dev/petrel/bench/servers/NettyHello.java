@@ -1,7 +1,9 @@
 package dev.petrel.bench.servers;
 
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -155,10 +157,15 @@ public final class NettyHello {
                                     AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
                                             ? new Http2ServerUpgradeCodec(Http2FrameCodecBuilder.forServer().build(), new Http2HelloHandler(page))
                                             : null);
-                            ChannelInitializer<Channel> priorKnowledge = new ChannelInitializer<>() {
+                            // in the place of the HTTP/1.1 handlers, as soon as the preface is seen
+                            ChannelHandler priorKnowledge = new ChannelHandlerAdapter() {
                                 @Override
-                                protected void initChannel(Channel c) {
-                                    c.pipeline().addLast(Http2FrameCodecBuilder.forServer().build(), new Http2HelloHandler(page));
+                                public void handlerAdded(ChannelHandlerContext ctx) {
+                                    ChannelPipeline pipeline = ctx.pipeline();
+                                    pipeline.addAfter(ctx.name(), null, new Http2HelloHandler(page));
+                                    pipeline.addAfter(ctx.name(), null, Http2FrameCodecBuilder.forServer().build());
+                                    pipeline.remove(HelloHandler.class);
+                                    pipeline.remove(this);
                                 }
                             };
                             ch.pipeline().addLast(new CleartextHttp2ServerUpgradeHandler(codec, upgrade, priorKnowledge),
