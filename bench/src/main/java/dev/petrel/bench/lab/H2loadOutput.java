@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * @param requestMeanMs mean request time
  * @param status4xx5xx responses with a 4xx or 5xx status
  * @param status2xx responses with a 2xx status
- * @param dataBytes the bytes of response bodies received (the "data" of the traffic line)
+ * @param dataBytes the bytes of response bodies received (the "data" of the traffic line), or -1 without one
  * @param protocol the application protocol h2load spoke ({@code h2}, {@code h2c}, {@code http/1.1}), as its
  *     "Application protocol" line names it, or {@code null} when it printed none (no connection was made)
  */
@@ -43,7 +43,7 @@ record H2loadOutput(double seconds, long total, long done, long succeeded, long 
         Matcher requests = find(REQUESTS, text, "requests:");
         Matcher time = find(REQUEST_TIME, text, "time for request");
         Matcher status = find(STATUS_CODES, text, "status codes");
-        Matcher traffic = find(TRAFFIC, text, "traffic");
+        Matcher traffic = TRAFFIC.matcher(text);
         Matcher protocol = PROTOCOL.matcher(text);
         return new H2loadOutput(
                 Units.toMillis(Double.parseDouble(finished.group(1)), finished.group(2)) / 1000,
@@ -58,7 +58,7 @@ record H2loadOutput(double seconds, long total, long done, long succeeded, long 
                 Units.toMillis(Double.parseDouble(time.group(5)), time.group(6)),
                 Long.parseLong(status.group(3)) + Long.parseLong(status.group(4)),
                 Long.parseLong(status.group(1)),
-                Long.parseLong(traffic.group(1)),
+                traffic.find() ? Long.parseLong(traffic.group(1)) : -1,
                 protocol.find() ? protocol.group(1) : null);
     }
 
