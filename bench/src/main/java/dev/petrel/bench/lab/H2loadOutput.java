@@ -17,15 +17,23 @@ import java.util.regex.Pattern;
  * @param requestMaxMs slowest request
  * @param requestMeanMs mean request time
  * @param status4xx5xx responses with a 4xx or 5xx status
+ * @param status2xx responses with a 2xx status
+ * @param dataBytes the bytes of response bodies received (the "data" of the traffic line), or -1 without one
+ * @param protocol the application protocol h2load spoke ({@code h2}, {@code h2c}, {@code http/1.1}), as its
+ *     "Application protocol" line names it, or {@code null} when it printed none (no connection was made)
  */
 record H2loadOutput(double seconds, long total, long done, long succeeded, long failed, long errored, long timeout,
-                    double requestMinMs, double requestMaxMs, double requestMeanMs, long status4xx5xx) {
+                    double requestMinMs, double requestMaxMs, double requestMeanMs, long status4xx5xx, long status2xx,
+                    long dataBytes, String protocol) {
     private static final Pattern FINISHED = Pattern.compile("^finished in ([\\d.]+)(us|ms|s),", Pattern.MULTILINE);
     private static final Pattern REQUESTS = Pattern.compile(
             "^requests: (\\d+) total, (\\d+) started, (\\d+) done, (\\d+) succeeded, (\\d+) failed, (\\d+) errored, (\\d+) timeout",
             Pattern.MULTILINE);
     private static final Pattern STATUS_CODES = Pattern.compile(
             "^status codes: (\\d+) 2xx, (\\d+) 3xx, (\\d+) 4xx, (\\d+) 5xx", Pattern.MULTILINE);
+    // traffic: 61.52KB (63000) total, 12.70KB (13000) headers (space savings 90.00%), 19.53KB (20000) data
+    private static final Pattern TRAFFIC = Pattern.compile("^traffic: .*?\\((\\d+)\\) data", Pattern.MULTILINE);
+    private static final Pattern PROTOCOL = Pattern.compile("^Application protocol: (\\S+)", Pattern.MULTILINE);
     private static final Pattern REQUEST_TIME = Pattern.compile(
             "^time for request:\\s+([\\d.]+)(us|ms|s)\\s+([\\d.]+)(us|ms|s)\\s+([\\d.]+)(us|ms|s)", Pattern.MULTILINE);
 
@@ -35,6 +43,8 @@ record H2loadOutput(double seconds, long total, long done, long succeeded, long 
         Matcher requests = find(REQUESTS, text, "requests:");
         Matcher time = find(REQUEST_TIME, text, "time for request");
         Matcher status = find(STATUS_CODES, text, "status codes");
+        Matcher traffic = TRAFFIC.matcher(text);
+        Matcher protocol = PROTOCOL.matcher(text);
         return new H2loadOutput(
                 Units.toMillis(Double.parseDouble(finished.group(1)), finished.group(2)) / 1000,
                 Long.parseLong(requests.group(1)),
@@ -46,7 +56,10 @@ record H2loadOutput(double seconds, long total, long done, long succeeded, long 
                 Units.toMillis(Double.parseDouble(time.group(1)), time.group(2)),
                 Units.toMillis(Double.parseDouble(time.group(3)), time.group(4)),
                 Units.toMillis(Double.parseDouble(time.group(5)), time.group(6)),
-                Long.parseLong(status.group(3)) + Long.parseLong(status.group(4)));
+                Long.parseLong(status.group(3)) + Long.parseLong(status.group(4)),
+                Long.parseLong(status.group(1)),
+                traffic.find() ? Long.parseLong(traffic.group(1)) : -1,
+                protocol.find() ? protocol.group(1) : null);
     }
 
     /**
@@ -58,6 +71,16 @@ record H2loadOutput(double seconds, long total, long done, long succeeded, long 
         // "errored" also counts the requests of clients whose connection failed before they started,
         // so it is no part of "done": only the failures beyond errors and timeouts can be answers.
         return succeeded + Math.max(0, failed - errored - timeout - status4xx5xx);
+    }
+
+    /**
+     * Requests not answered with a 2xx status, over HTTP/2: failed, errored or timed out (h2load's
+     * "failed" counts the other two too), answered with another status, or never done. Over HTTP/2
+     * every response has its {@code :status}, so h2load's 2xx count is exact there (unlike
+     * {@link #answered()}, which makes up for HTTP/1.1 status lines without a reason phrase).
+     */
+    long errorsH2() {
+        return Math.max(0, total - status2xx);
     }
 
     /** Answered requests per second over the run. */

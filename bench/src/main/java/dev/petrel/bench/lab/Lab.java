@@ -84,6 +84,7 @@ public final class Lab {
                 case "tomcat" -> new TomcatScenario(options.quick(), paths);
                 case "tomcat-ramp" -> RampScenario.tomcat(options.quick());
                 case "tls" -> new TlsScenario(options.quick());
+                case "h2" -> new H2Scenario(options.quick());
                 default -> throw new LabException("unknown scenario " + name);
             });
         }
@@ -159,7 +160,7 @@ public final class Lab {
                 progress.step(pass, passes, spec.name(), i + 1, order.size());
                 Path log = dir.resolve("logs").resolve(spec.name() + ".log");
                 Path folder = dir.resolve("servers").resolve(spec.name());
-                try (RunningServer server = RunningServer.start(spec, PORT, tls, scenario.ajp(), serverCpu, log, folder,
+                try (RunningServer server = RunningServer.start(spec, PORT, tls, scenario.ajp(), scenario.http2(), serverCpu, log, folder,
                         Duration.ofSeconds(60))) {
                     captureSample(results, spec, server);
                     scenario.measure(new Measurement(name, server, PORT, tls, pass, serverCpu, clientCpu, options.quick(),

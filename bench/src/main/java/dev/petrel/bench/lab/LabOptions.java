@@ -21,7 +21,7 @@ import java.util.Set;
 record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, int passes, boolean publish,
                   boolean sameCpuOnly, Path before) {
     static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "ramp", "idle", "ajp", "tomcat",
-            "tomcat-ramp", "tls");
+            "tomcat-ramp", "tls", "h2");
 
     static final String HELP = """
             Usage: petrel bench SCENARIO... [--servers a,b,...] [--passes N] [--quick] [--publish] [--before DIR]
@@ -40,6 +40,9 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
               tls          server CPU per full and per resumed TLS 1.3 handshake (ab -c 100,
                            openssl s_time), and wrk's tail right after start; one server per
                            TLS stack: JSSE, BoringSSL (Petrel's native engine, Netty), nginx
+              h2           HTTP/2: server CPU per request and rate, h2load -c 100 -m 10 over h2c
+                           (prior knowledge) and h2 (TLS, ALPN), and -c 1 -m 100 over h2c; the
+                           servers that speak HTTP/2, each with its own project's support
               all          every scenario above
 
             Options:

@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
  *       rate is at most a quarter of a second's worth low, never high.
  *   <li>h2load with {@code -r} (the ramp's) prints {@code progress: N% of clients started}: how far
  *       the ramp-up is, not how many requests were answered, so there is no rate until it ends.
+ *   <li>h2load without {@code -r} (the h2 scenario's) prints {@code progress: N% done} after each
+ *       tenth of its {@code -n}: requests/s so far is that share of {@code -n} over the time since it started.
  *   <li>wrk prints nothing until it ends: only the time run of its {@code -d}.
  *   <li>openssl s_time prints a mark as each connection ends ({@code r} resumed, {@code *} full):
  *       connections/s so far is the marks over the time since it started.
@@ -28,6 +30,7 @@ import java.util.regex.Pattern;
  */
 final class LiveFigures {
     private static final Pattern AB_COMPLETED = Pattern.compile("^Completed (\\d+) requests$", Pattern.MULTILINE);
+    private static final Pattern H2LOAD_DONE = Pattern.compile("^progress: (\\d+)% done$", Pattern.MULTILINE);
     private static final Pattern H2LOAD_STARTED = Pattern.compile("^progress: (\\d+)% of clients started$", Pattern.MULTILINE);
     // a line of s_time's marks, the last one still growing
     private static final Pattern S_TIME_MARKS = Pattern.compile("^[r*t3]+$", Pattern.MULTILINE);
@@ -56,6 +59,16 @@ final class LiveFigures {
             String started = last(H2LOAD_STARTED, output, 1);
             return "h2load " + variant + ": " + (started == null ? "starting" : started + "% of " + number(clients)
                     + " users started") + ", " + seconds(elapsed) + " s (rate at the end)";
+        });
+    }
+
+    /** h2load with {@code -n requests} and no ramp, measuring {@code variant}. */
+    static LiveFigures h2loadDone(String variant, long requests) {
+        return new LiveFigures((output, elapsed) -> {
+            String done = last(H2LOAD_DONE, output, 1);
+            long requestsDone = done == null ? 0 : requests * Long.parseLong(done) / 100;
+            return "h2load " + variant + ": " + (done == null ? "starting" : rate(requestsDone, elapsed) + " req/s so far, "
+                    + done + "% of " + number(requests)) + ", " + seconds(elapsed) + " s";
         });
     }
 

@@ -127,6 +127,31 @@ final class LoadTools {
         }
     }
 
+    /**
+     * {@code h2load -t1 -c CLIENTS -m STREAMS -n REQUESTS URL}, over HTTP/2: prior knowledge (h2c) on an
+     * {@code http} URL, ALPN h2 on an {@code https} one (h2load offers h2 only and gives up on a
+     * connection that did not negotiate it). Every client opens its connection at once and keeps
+     * STREAMS requests in flight on it until the REQUESTS are done. Bounded by {@code limit}: h2load is
+     * stopped then, and the run is a problem; idle connections give up after {@code -N}.
+     */
+    static H2loadOutput h2loadH2(Measurement run, String variant, int cpu, int clients, int streams, int requests,
+                                 Duration limit, String url) throws IOException, InterruptedException {
+        List<String> command = List.of("h2load", "-t1", "-c", Integer.toString(clients), "-m", Integer.toString(streams),
+                "-n", Integer.toString(requests), "-N", "10s", url);
+        CommandResult result = Commands.run(Commands.pinned(cpu, command), limit, run.raw(variant, "h2load"),
+                live(run, LiveFigures.h2loadDone(variant, requests)));
+        if (result.timedOut()) {
+            run.problem(variant, "h2load ran past its " + limit.toSeconds() + " s limit and was stopped");
+            return null;
+        }
+        try {
+            return H2loadOutput.parse(result.output());
+        } catch (IllegalArgumentException e) {
+            run.problem(variant, e.getMessage() + " (exit " + result.exitCode() + "): " + lastLine(result.output()));
+            return null;
+        }
+    }
+
     /** A watcher for one tool run that shows {@code figures} as the live line while it runs, and wipes it after. */
     static Commands.Watcher live(Measurement run, LiveFigures figures) {
         return new Commands.Watcher() {

@@ -53,8 +53,18 @@ final class RunningServer implements AutoCloseable {
      */
     static RunningServer start(ServerSpec spec, int port, LabCertificate tls, boolean ajp, int cpu, Path log, Path folder,
                                Duration readyLimit) throws IOException, InterruptedException {
+        return start(spec, port, tls, ajp, false, cpu, log, folder, readyLimit);
+    }
+
+    /**
+     * {@link #start(ServerSpec, int, LabCertificate, boolean, int, Path, Path, Duration)}, and with
+     * {@code h2} HTTP/2 too where the server speaks it: prior knowledge on {@code port}, ALPN on
+     * {@code port + 1} ({@link ServerSpec.Command#line}). The readiness checks stay on HTTP/1.1.
+     */
+    static RunningServer start(ServerSpec spec, int port, LabCertificate tls, boolean ajp, boolean h2, int cpu, Path log,
+                               Path folder, Duration readyLimit) throws IOException, InterruptedException {
         Files.createDirectories(log.getParent());
-        List<String> command = spec.command().line(port, spec.tls() ? tls : null, ajp && spec.ajp(), folder);
+        List<String> command = spec.command().line(port, spec.tls() ? tls : null, ajp && spec.ajp(), h2, folder);
         Process process = new ProcessBuilder(Commands.pinned(cpu, command))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))

@@ -58,6 +58,15 @@ interface Scenario {
     }
 
     /**
+     * Whether the servers that can should also speak HTTP/2: with prior knowledge (h2c) on their HTTP
+     * port and by ALPN (h2) on their HTTPS port, when {@link #https()} asks for one. Only the scenario
+     * that measures HTTP/2 asks, so that no other scenario's servers are changed by it.
+     */
+    default boolean http2() {
+        return false;
+    }
+
+    /**
      * Whether this scenario measures the Spring Boot application servers of the tomcat scenarios
      * ({@link ServerSpec#application()}) instead of the lab's HelloWorld servers. A server of the
      * other kind is left out of the scenario, and out of the report when no scenario of the run has it.

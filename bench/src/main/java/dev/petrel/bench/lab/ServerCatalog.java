@@ -2,6 +2,7 @@ package dev.petrel.bench.lab;
 
 import dev.petrel.bench.model.ServerInfo.Group;
 import dev.petrel.bench.servers.LabAjp;
+import dev.petrel.bench.servers.LabH2;
 import dev.petrel.server.TlsConfig;
 import dev.petrel.server.TransportKind;
 import java.io.IOException;
@@ -22,6 +23,12 @@ final class ServerCatalog {
 
     /** The system property that asks a JVM server for HTTPS (servers/LabTls; keep the two in step). */
     static final String TLS_PROPERTY = "petrel.bench.tls";
+
+    /**
+     * The system property that asks a JVM server for HTTP/2 ({@code true}): h2c with prior knowledge on
+     * its HTTP port, h2 by ALPN on its HTTPS port (servers/LabH2; one constant for both).
+     */
+    static final String H2_PROPERTY = LabH2.PROPERTY;
 
     /** The system property that asks Petrel or Tomcat for AJP; its value is the AJP port (HTTP port + 2). */
     static final String AJP_PROPERTY = LabAjp.PROPERTY;
@@ -57,7 +64,7 @@ final class ServerCatalog {
         List<ServerSpec> servers = new ArrayList<>();
         servers.add(new ServerSpec("baseline-c", Group.BASELINE,
                 "do-nothing C server (epoll, one thread, fixed responses): the physical floor",
-                (port, tls, ajp, folder) -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString()),
+                (port, tls, ajp, h2, folder) -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString()),
                 false, false));
         for (TransportKind kind : TransportKind.values()) {
             servers.add(java(paths, "petrel-" + kind.cliName(), Group.PETREL, "Petrel " + kind.cliName() + " transport",
@@ -162,7 +169,7 @@ final class ServerCatalog {
 
     /** {@code java -jar hello.jar}, Petrel on the given transport or, for {@code null}, switched off. */
     private static ServerSpec bootJar(LabPaths paths, String name, Group group, String description, TransportKind petrel) {
-        return new ServerSpec(name, group, description, (port, tls, ajp, folder) -> {
+        return new ServerSpec(name, group, description, (port, tls, ajp, h2, folder) -> {
             List<String> command = new ArrayList<>();
             command.add(paths.java().toString());
             command.addAll(JVM_OPTIONS);
@@ -178,7 +185,7 @@ final class ServerCatalog {
      */
     private static ServerSpec bootWar(LabPaths paths, String name, Group group, String description, TransportKind petrel) {
         return new ServerSpec(name, group, description,
-                (port, tls, ajp, folder) -> StandaloneTomcat.command(paths, name, port, tls, petrel), true, true, false, true);
+                (port, tls, ajp, h2, folder) -> StandaloneTomcat.command(paths, name, port, tls, petrel), true, true, false, true);
     }
 
     /** The version of Tomcat embedded in the example's jar, e.g. {@code 11.0.22}. */
@@ -217,7 +224,7 @@ final class ServerCatalog {
 
     private static ServerSpec java(LabPaths paths, Path libraries, String name, Group group, String description,
                                    boolean ajpCapable, String mainClass, String... args) {
-        return new ServerSpec(name, group, description, (port, tls, ajp, folder) -> {
+        return new ServerSpec(name, group, description, (port, tls, ajp, h2, folder) -> {
             List<String> command = new ArrayList<>();
             command.add(paths.java().toString());
             command.addAll(JVM_OPTIONS);
@@ -225,6 +232,8 @@ final class ServerCatalog {
             if (tls != null) command.add("-D" + TLS_PROPERTY + "=" + tls.directory());
             // servers/LabAjp reads this: AJP on port + 2, the lab's secret required
             if (ajp) command.add("-D" + AJP_PROPERTY + "=" + (port + 2));
+            // servers/LabH2 reads this: h2c on the HTTP port, h2 by ALPN on the HTTPS one
+            if (h2) command.add("-D" + H2_PROPERTY + "=true");
             command.add("-cp");
             command.add(libraries + "/*");
             command.add("dev.petrel.bench.servers." + mainClass);

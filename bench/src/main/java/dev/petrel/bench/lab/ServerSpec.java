@@ -83,8 +83,16 @@ record ServerSpec(String name, ServerInfo.Group group, String description, Comma
          * that certificate; with {@code ajp} (only asked of a server whose {@link ServerSpec#ajp()}
          * is true), AJP/1.3 on {@code port + 2} with the lab's secret. {@code folder} is the server's
          * own folder under the run's results, which it may make and write into (nginx keeps its
-         * configuration, PID file, error log and temporary files there); most servers need none.
+         * configuration, PID file, error log and temporary files there); most servers need none. With
+         * {@code h2} (asked of every server a scenario runs when it measures HTTP/2), a server that speaks
+         * HTTP/2 also takes it with prior knowledge on {@code port} and by ALPN on {@code port + 1};
+         * others ignore it.
          */
-        List<String> line(int port, LabCertificate tls, boolean ajp, Path folder);
+        List<String> line(int port, LabCertificate tls, boolean ajp, boolean h2, Path folder);
+
+        /** {@link #line(int, LabCertificate, boolean, boolean, Path)} without HTTP/2. */
+        default List<String> line(int port, LabCertificate tls, boolean ajp, Path folder) {
+            return line(port, tls, ajp, false, folder);
+        }
     }
 }

@@ -1,8 +1,10 @@
 package dev.petrel.bench.servers;
 
+import io.helidon.webserver.ListenerConfig;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http1.Http1Config;
 import java.util.function.Consumer;
 
 /**
@@ -14,6 +16,12 @@ import java.util.function.Consumer;
  * {@code 505 HTTP Version Not Supported} and a closed connection, by design (helidon #9648). Measure
  * it with wrk or h2load. Also seen with 4.5.0: after answering a request that carried
  * {@code Connection: close} it sends {@code Connection: close} but leaves the connection open.
+ *
+ * <p>HTTP/2 is Helidon's module helidon-webserver-http2, which it finds by ServiceLoader on the lab's class
+ * path. When the lab asks for it ({@link LabH2}) both listeners discover their protocols as Helidon does by
+ * default, so HTTP/2 joins HTTP/1.1: prior knowledge and the {@code Upgrade: h2c} handshake on HTTP,
+ * {@code h2} by ALPN on HTTPS. Without the property each listener is given HTTP/1.1 alone, with discovery
+ * off, so that the module being on the class path changes nothing in the other scenarios.
  */
 public final class HelidonHello {
     private HelidonHello() {}
@@ -32,19 +40,28 @@ public final class HelidonHello {
                     response.send(Hello.HELLO);
                 });
 
+        boolean h2 = LabH2.fromSystemProperty();
         WebServerConfig.Builder server = WebServer.builder()
                 .host(Hello.HOST)
                 .port(port)
                 .routing(routes);
+        if (!h2) http1Only(server);
         LabTls tls = LabTls.fromSystemProperty(port);
         if (tls != null) {
-            server.putSocket("https", socket -> socket
-                    .host(Hello.HOST)
-                    .port(tls.port())
-                    .tls(t -> t.sslContext(tls.sslContext()))
-                    .routing(routes));
+            server.putSocket("https", socket -> {
+                if (!h2) http1Only(socket);
+                socket.host(Hello.HOST)
+                        .port(tls.port())
+                        .tls(t -> t.sslContext(tls.sslContext()))
+                        .routing(routes);
+            });
         }
         server.build().start();
         Hello.runUntilTerminated("helidon", port, tls);
+    }
+
+    /** HTTP/1.1 alone on {@code listener}, with the protocols on the class path not discovered. */
+    private static void http1Only(ListenerConfig.BuilderBase<?, ?> listener) {
+        listener.protocolsDiscoverServices(false).addProtocol(Http1Config.create());
     }
 }

@@ -1,7 +1,13 @@
 package dev.petrel.bench.servers;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -20,6 +26,12 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * other servers'. HTTPS, when the lab asks for it, is a second connector as Jetty's documentation
  * builds one: {@link SslConnectionFactory} (JSSE, Jetty's default protocols and cipher exclusions)
  * in front of HTTP/1.1, with a {@link SecureRequestCustomizer}.
+ *
+ * <p>HTTP/2, when the lab asks for it ({@link LabH2}), as Jetty's documentation sets it up: the HTTP
+ * connector gets an {@link HTTP2CServerConnectionFactory} after HTTP/1.1 (prior knowledge, and the
+ * {@code Upgrade: h2c} handshake), the HTTPS one {@link ALPNServerConnectionFactory} (jetty-alpn-java-server:
+ * the JDK's own ALPN) choosing between {@link HTTP2ServerConnectionFactory} and HTTP/1.1, HTTP/1.1 the
+ * default; Jetty's HTTP/2 defaults otherwise.
  */
 public final class JettyHello {
     private JettyHello() {}
@@ -32,12 +44,15 @@ public final class JettyHello {
         Server server = new Server();
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        boolean h2 = LabH2.fromSystemProperty();
+        ServerConnector connector = h2
+                ? new ServerConnector(server, new HttpConnectionFactory(http), new HTTP2CServerConnectionFactory(http))
+                : new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(Hello.HOST);
         connector.setPort(port);
         server.addConnector(connector);
         LabTls tls = LabTls.fromSystemProperty(port);
-        if (tls != null) server.addConnector(httpsConnector(server, http, tls));
+        if (tls != null) server.addConnector(httpsConnector(server, http, tls, h2));
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
@@ -54,15 +69,24 @@ public final class JettyHello {
         Hello.runUntilTerminated("jetty", port, tls);
     }
 
-    private static ServerConnector httpsConnector(Server server, HttpConfiguration http, LabTls tls) {
+    private static ServerConnector httpsConnector(Server server, HttpConfiguration http, LabTls tls, boolean h2) {
         SslContextFactory.Server ssl = new SslContextFactory.Server();
         ssl.setKeyStorePath(tls.pkcs12().toString());
         ssl.setKeyStoreType("PKCS12");
         ssl.setKeyStorePassword(new String(tls.password()));
         HttpConfiguration https = new HttpConfiguration(http);
         https.addCustomizer(new SecureRequestCustomizer());
-        ServerConnector connector = new ServerConnector(server,
-                new SslConnectionFactory(ssl, "http/1.1"), new HttpConnectionFactory(https));
+        HttpConnectionFactory http11 = new HttpConnectionFactory(https);
+        List<ConnectionFactory> factories = new ArrayList<>();
+        if (h2) {
+            ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
+            alpn.setDefaultProtocol(http11.getProtocol());
+            factories.addAll(List.of(new SslConnectionFactory(ssl, alpn.getProtocol()), alpn,
+                    new HTTP2ServerConnectionFactory(https), http11));
+        } else {
+            factories.addAll(List.of(new SslConnectionFactory(ssl, http11.getProtocol()), http11));
+        }
+        ServerConnector connector = new ServerConnector(server, factories.toArray(ConnectionFactory[]::new));
         connector.setHost(Hello.HOST);
         connector.setPort(tls.port());
         return connector;

@@ -1,6 +1,10 @@
 package dev.petrel.bench.servers;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -23,6 +27,26 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2FrameStream;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2HeadersFrame;
+import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import io.netty.util.AsciiString;
+import io.netty.util.ReferenceCountUtil;
+import java.util.HashMap;
+import java.util.Map;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -42,6 +66,15 @@ import io.netty.handler.ssl.SslProvider;
  * has it there for Petrel's native engine, so leaving it to Netty would have moved netty-epoll and
  * netty-nio from JSSE to BoringSSL without a word. {@code openssl} without a loadable library stops
  * the start with the reason, rather than falling back to the JDK.
+ *
+ * <p>HTTP/2, when the lab asks for it ({@link LabH2}), as Netty's own HTTP/2 hello-world example sets
+ * it up: {@link Http2FrameCodecBuilder#forServer()} and a handler that answers each request's
+ * {@link Http2HeadersFrame} (at the end of its stream) with a headers frame and a data frame, the same
+ * status, content type, length and body. On the HTTP channel a {@link CleartextHttp2ServerUpgradeHandler}
+ * comes first: prior knowledge (the connection preface) and the {@code Upgrade: h2c} handshake
+ * ({@link Http2ServerUpgradeCodec}) go to HTTP/2, anything else to the HTTP/1.1 pipeline above. On the
+ * HTTPS channel the SslContext offers {@code h2} and {@code http/1.1} by ALPN, and an
+ * {@link ApplicationProtocolNegotiationHandler} builds the pipeline of the protocol chosen.
  */
 public final class NettyHello {
     private NettyHello() {}
@@ -57,15 +90,22 @@ public final class NettyHello {
         boolean epoll = mode.equals("epoll");
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        bind(group, channel, port, null, page);
+        boolean h2 = LabH2.fromSystemProperty();
+        bind(group, channel, port, null, page, h2);
         LabTls tls = LabTls.fromSystemProperty(port);
         if (tls != null) {
             if (provider == SslProvider.OPENSSL && !OpenSsl.isAvailable()) {
                 throw new IllegalStateException("TLS provider openssl: netty-tcnative cannot be loaded", OpenSsl.unavailabilityCause());
             }
-            SslContext ssl = SslContextBuilder.forServer(tls.certificatePem().toFile(), tls.privateKeyPem().toFile())
-                    .sslProvider(provider).build();
-            bind(group, channel, tls.port(), ssl, page);
+            SslContextBuilder builder = SslContextBuilder.forServer(tls.certificatePem().toFile(), tls.privateKeyPem().toFile())
+                    .sslProvider(provider);
+            if (h2) {
+                builder.applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                        ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1));
+            }
+            bind(group, channel, tls.port(), builder.build(), page, h2);
         }
         String name = "netty-" + mode + (provider == SslProvider.OPENSSL ? " (TLS: " + OpenSsl.versionString() + ")" : "");
         Hello.runUntilTerminated(name, port, tls);
@@ -85,9 +125,12 @@ public final class NettyHello {
         };
     }
 
-    /** Listens on {@code port}, over TLS when {@code ssl} is not {@code null}. */
+    /**
+     * Listens on {@code port}, over TLS when {@code ssl} is not {@code null}; with {@code h2}, HTTP/2 too
+     * (by ALPN over TLS, else with prior knowledge or the h2c upgrade).
+     */
     private static void bind(EventLoopGroup group, Class<? extends ServerChannel> channel, int port, SslContext ssl,
-                             byte[] page) throws InterruptedException {
+                             byte[] page, boolean h2) throws InterruptedException {
         new ServerBootstrap()
                 .group(group)
                 .channel(channel)
@@ -95,7 +138,39 @@ public final class NettyHello {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (ssl != null) ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
-                        ch.pipeline().addLast(new HttpServerCodec(), new HelloHandler(page));
+                        if (!h2) {
+                            ch.pipeline().addLast(new HttpServerCodec(), new HelloHandler(page));
+                        } else if (ssl != null) {
+                            ch.pipeline().addLast(new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
+                                @Override
+                                protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+                                    if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
+                                        ctx.pipeline().addLast(Http2FrameCodecBuilder.forServer().build(), new Http2HelloHandler(page));
+                                    } else {
+                                        ctx.pipeline().addLast(new HttpServerCodec(), new HelloHandler(page));
+                                    }
+                                }
+                            });
+                        } else {
+                            HttpServerCodec codec = new HttpServerCodec();
+                            HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(codec, protocol ->
+                                    AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
+                                            ? new Http2ServerUpgradeCodec(Http2FrameCodecBuilder.forServer().build(), new Http2HelloHandler(page))
+                                            : null);
+                            // in the place of the HTTP/1.1 handlers, as soon as the preface is seen
+                            ChannelHandler priorKnowledge = new ChannelHandlerAdapter() {
+                                @Override
+                                public void handlerAdded(ChannelHandlerContext ctx) {
+                                    ChannelPipeline pipeline = ctx.pipeline();
+                                    pipeline.addAfter(ctx.name(), null, new Http2HelloHandler(page));
+                                    pipeline.addAfter(ctx.name(), null, Http2FrameCodecBuilder.forServer().build());
+                                    pipeline.remove(HelloHandler.class);
+                                    pipeline.remove(this);
+                                }
+                            };
+                            ch.pipeline().addLast(new CleartextHttp2ServerUpgradeHandler(codec, upgrade, priorKnowledge),
+                                    new HelloHandler(page));
+                        }
                     }
                 })
                 .bind(Hello.HOST, port)
@@ -132,6 +207,62 @@ public final class NettyHello {
             } else {
                 ctx.write(response).addListener(ChannelFutureListener.CLOSE);
             }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+
+    /**
+     * The HTTP/2 answer, behind an {@code Http2FrameCodec}: each request answered at the end of its
+     * stream (its headers frame, or its last data frame), with the same head and body as over HTTP/1.1.
+     * Request bodies, if any, are dropped, their bytes given back to the flow-control window.
+     */
+    private static final class Http2HelloHandler extends ChannelInboundHandlerAdapter {
+        private final byte[] page;
+        /** Requests whose body is still coming, by stream id: whether each asked for the page. */
+        private final Map<Integer, Boolean> pending = new HashMap<>();
+
+        Http2HelloHandler(byte[] page) {
+            this.page = page;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof Http2HeadersFrame headers) {
+                CharSequence path = headers.headers().path();
+                boolean isPage = path != null && Hello.PAGE_PATH.equals(new QueryStringDecoder(path.toString()).path());
+                if (headers.isEndStream()) {
+                    answer(ctx, headers.stream(), isPage);
+                } else {
+                    pending.put(headers.stream().id(), isPage);
+                }
+            } else if (msg instanceof Http2DataFrame data) {
+                Http2FrameStream stream = data.stream();
+                int bytes = data.initialFlowControlledBytes();
+                boolean end = data.isEndStream();
+                data.release();
+                if (bytes > 0) ctx.write(new DefaultHttp2WindowUpdateFrame(bytes).stream(stream));
+                if (end) answer(ctx, stream, Boolean.TRUE.equals(pending.remove(stream.id())));
+            } else {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        private void answer(ChannelHandlerContext ctx, Http2FrameStream stream, boolean isPage) {
+            byte[] body = isPage ? page : Hello.HELLO;
+            Http2Headers headers = new DefaultHttp2Headers().status("200")
+                    .set(HttpHeaderNames.CONTENT_TYPE, isPage ? Hello.HTML_TYPE : Hello.TEXT_TYPE)
+                    .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+            ctx.write(new DefaultHttp2HeadersFrame(headers).stream(stream));
+            ctx.write(new DefaultHttp2DataFrame(Unpooled.wrappedBuffer(body), true).stream(stream));
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
         }
 
         @Override

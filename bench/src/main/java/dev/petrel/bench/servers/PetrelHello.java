@@ -2,6 +2,7 @@ package dev.petrel.bench.servers;
 
 import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Handler;
+import dev.petrel.server.Http2Config;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
 import dev.petrel.server.TlsConfig;
@@ -19,7 +20,9 @@ import java.util.Arrays;
  * property, so that the lab's command says which engine a server runs. AJP, when
  * the lab asks for it ({@link LabAjp}), is {@code Server.Builder.ajp} on the same transport and
  * handler with {@code AjpConfig.withSecret} and its defaults otherwise (127.0.0.1, 8 KiB packets,
- * no idle timeout).
+ * no idle timeout). HTTP/2, when the lab asks for it ({@link LabH2}), is
+ * {@code Server.Builder.http2(Http2Config.ENABLED.withClearText(true))}: {@code h2} by ALPN on HTTPS, prior
+ * knowledge on HTTP, Petrel's HTTP/2 defaults otherwise.
  */
 public final class PetrelHello {
     /** The argument that names the TLS engine, e.g. {@code tls-engine=native}. */
@@ -64,6 +67,7 @@ public final class PetrelHello {
         if (tls != null) {
             server.https(tls.port(), TlsConfig.builder().pem(tls.certificatePem(), tls.privateKeyPem()).engine(engine).build());
         }
+        if (LabH2.fromSystemProperty()) server.http2(Http2Config.ENABLED.withClearText(true));
         int ajpPort = LabAjp.portFromSystemProperty();
         if (ajpPort > 0) server.ajp(ajpPort, AjpConfig.withSecret(LabAjp.SECRET));
         Server started = server.start();

@@ -17,6 +17,7 @@ import org.apache.catalina.startup.Tomcat;
 import org.apache.coyote.ProtocolHandler;
 import org.apache.coyote.ajp.AjpNio2Protocol;
 import org.apache.coyote.ajp.AjpNioProtocol;
+import org.apache.coyote.http2.Http2Protocol;
 import org.apache.coyote.http11.Http11Nio2Protocol;
 import org.apache.coyote.http11.Http11NioProtocol;
 import org.apache.tomcat.util.net.SSLHostConfig;
@@ -48,6 +49,12 @@ import org.apache.tomcat.util.net.SSLHostConfigCertificate;
  * <p>Tomcat sends no reason phrase ({@code HTTP/1.1 200 }), and has no switch for one since 9.0.
  * h2load 1.52 counts such responses as "failed" with no status code, though they are complete 200s
  * ("errored" stays 0).
+ *
+ * <p>HTTP/2, when the lab asks for it ({@link LabH2}), is what server.xml's {@code <UpgradeProtocol
+ * className="org.apache.coyote.http2.Http2Protocol"/>} inside each connector sets up, at its defaults: on
+ * the HTTPS connector {@code h2} by ALPN (JSSE), on the HTTP one the {@code Upgrade: h2c} handshake and
+ * prior knowledge (Tomcat takes the connection preface when the connector has Http2Protocol). Petrel's
+ * connector takes no upgrade protocol yet, so the {@code petrel-*} modes stay on HTTP/1.1.
  */
 public final class TomcatHello {
     private TomcatHello() {}
@@ -69,7 +76,12 @@ public final class TomcatHello {
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);
         LabTls tls = LabTls.fromSystemProperty(port);
-        if (tls != null) tomcat.getService().addConnector(httpsConnector(mode, tls));
+        Connector https = tls == null ? null : httpsConnector(mode, tls);
+        if (https != null) tomcat.getService().addConnector(https);
+        if (LabH2.fromSystemProperty() && !mode.startsWith("petrel-")) {
+            connector.addUpgradeProtocol(new Http2Protocol());
+            if (https != null) https.addUpgradeProtocol(new Http2Protocol());
+        }
         int ajpPort = LabAjp.portFromSystemProperty();
         if (ajpPort > 0) tomcat.getService().addConnector(ajpConnector(mode, ajpPort));
 

@@ -12,6 +12,11 @@ import io.vertx.core.net.PemKeyCertOptions;
  * when the lab asks for it, is a second HttpServer with {@code ssl} on and the lab's PEM files
  * (Vert.x's default engine: the JDK's; it takes OpenSSL only when the JDK cannot do ALPN, so
  * netty-tcnative on the lab's class path leaves it on JSSE).
+ *
+ * <p>HTTP/2, when the lab asks for it ({@link LabH2}): {@code setUseAlpn(true)} on the HTTPS server, so that
+ * it offers {@code h2} before {@code http/1.1}, and {@code setHttp2ClearTextEnabled(true)} on the HTTP one
+ * (prior knowledge and the {@code Upgrade: h2c} handshake), which is Vert.x's default anyway: the HTTP
+ * server is the same with or without the property.
  */
 public final class VertxHello {
     private VertxHello() {}
@@ -29,11 +34,15 @@ public final class VertxHello {
         };
 
         Vertx vertx = Vertx.vertx();
-        listen(vertx, new HttpServerOptions(), handler, port);
+        boolean h2 = LabH2.fromSystemProperty();
+        HttpServerOptions http = new HttpServerOptions();
+        if (h2) http.setHttp2ClearTextEnabled(true);
+        listen(vertx, http, handler, port);
         LabTls tls = LabTls.fromSystemProperty(port);
         if (tls != null) {
             HttpServerOptions https = new HttpServerOptions().setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
                     .setCertPath(tls.certificatePem().toString()).setKeyPath(tls.privateKeyPem().toString()));
+            if (h2) https.setUseAlpn(true);
             listen(vertx, https, handler, tls.port());
         }
         Hello.runUntilTerminated("vertx", port, tls);

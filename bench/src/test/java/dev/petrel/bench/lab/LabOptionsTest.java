@@ -27,7 +27,7 @@ class LabOptionsTest {
         LabOptions options = LabOptions.parse(List.of("ramp", "all", "--servers", "baseline-c,petrel-virtual"));
 
         assertThat(options.scenarios()).containsExactly("ramp", "latency", "connectors", "single-cpu", "idle", "ajp", "tomcat",
-                "tomcat-ramp", "tls");
+                "tomcat-ramp", "tls", "h2");
         assertThat(options.servers()).containsExactly("baseline-c", "petrel-virtual");
     }
 

@@ -21,6 +21,32 @@ class ServerCatalogTest {
     }
 
     @Test
+    void http2IsAskedOfJvmServersOnlyWhenAScenarioWantsIt() {
+        List<ServerSpec> servers = ServerCatalog.all(paths());
+        String property = "-D" + ServerCatalog.H2_PROPERTY + "=true";
+
+        assertThat(ServerCatalog.H2_PROPERTY).isEqualTo("petrel.bench.h2");
+        for (String name : List.of("petrel-nio", "tomcat-nio", "jetty", "undertow", "netty-epoll", "vertx", "helidon")) {
+            assertThat(named(servers, name).command().line(18_400, null, false, true, Path.of("folder"))).contains(property);
+            assertThat(named(servers, name).command().line(18_400, null, false, Path.of("folder"))).doesNotContain(property);
+        }
+    }
+
+    @Test
+    void theH2ScenarioRunsTheServersThatSpeakHttp2() {
+        List<ServerSpec> servers = ServerCatalog.all(paths());
+        H2Scenario h2 = new H2Scenario(true);
+
+        assertThat(Applicability.applicable(h2, servers)).extracting(ServerSpec::name)
+                .contains("petrel-nio", "petrel-virtual", "petrel-blocking", "petrel-nio-native", "tomcat-nio", "jetty",
+                        "undertow", "netty-epoll", "netty-epoll-boringssl", "vertx", "helidon")
+                .doesNotContain("baseline-c", "jdk-httpserver", Nginx.NAME, "tomcat-petrel-nio", "boot-jar-tomcat-nio");
+        assertThat(Applicability.reason(h2, named(servers, "petrel-nio-native"), H2Scenario.H2C_100X10.name()))
+                .isEqualTo(ServerCatalog.ONLY_TLS_ENGINE);
+        assertThat(Applicability.reason(h2, named(servers, "petrel-nio-native"), H2Scenario.H2_100X10.name())).isNull();
+    }
+
+    @Test
     void anotherBuildsPetrelServersRunFromItsLibrariesWithTheSameArguments() {
         Path before = home.resolve("before/bench/target/lib");
         List<ServerSpec> servers = ServerCatalog.all(paths(), before);

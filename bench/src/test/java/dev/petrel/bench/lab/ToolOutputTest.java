@@ -230,6 +230,50 @@ class ToolOutputTest {
     }
 
     @Test
+    void readsH2loadOverHttp2WithItsProtocolAndBodies() throws IOException {
+        H2loadOutput h2 = H2loadOutput.parse(resource("h2load-h2.txt"));
+
+        assertThat(h2.protocol()).isEqualTo("h2");
+        assertThat(h2.total()).isEqualTo(2000);
+        assertThat(h2.status2xx()).isEqualTo(2000);
+        assertThat(h2.dataBytes()).isEqualTo(20_000);
+        assertThat(h2.errorsH2()).isZero();
+        assertThat(H2Scenario.wrongProtocol(h2, H2Scenario.H2_100X10)).isNull();
+        assertThat(H2Scenario.wrongProtocol(h2, H2Scenario.H2C_100X10)).isEqualTo("h2load spoke h2, not h2c");
+    }
+
+    @Test
+    void countsHttp2RequestsWithout2xxAsErrorsOnce() throws IOException {
+        // tomcat-nio2 over h2 in a --quick run: h2load's "failed" already holds the errored and timed-out ones
+        H2loadOutput h2 = H2loadOutput.parse(resource("h2load-h2-errors.txt"));
+
+        assertThat(h2.failed()).isEqualTo(360);
+        assertThat(h2.status2xx()).isEqualTo(1657);
+        assertThat(h2.errorsH2()).isEqualTo(2000 - 1657);
+        assertThat(h2.dataBytes()).isEqualTo(16_400).isNotEqualTo(h2.status2xx() * H2Scenario.BODY_BYTES);
+    }
+
+    @Test
+    void anHttp2RunWithoutAnyConnectionHasNoProtocol() {
+        String text = """
+                starting benchmark...
+                spawning thread #0: 1 total client(s). 10 total requests
+
+                finished in 1.00ms, 0.00 req/s, 0B/s
+                requests: 10 total, 0 started, 0 done, 0 succeeded, 10 failed, 10 errored, 0 timeout
+                status codes: 0 2xx, 0 3xx, 0 4xx, 0 5xx
+                traffic: 0B (0) total, 0B (0) headers (space savings 0.00%), 0B (0) data
+                                     min         max         mean         sd        +/- sd
+                time for request:        0us         0us         0us         0us     0.00%
+                """;
+        H2loadOutput h2 = H2loadOutput.parse(text);
+
+        assertThat(h2.protocol()).isNull();
+        assertThat(h2.errorsH2()).isEqualTo(10);
+        assertThat(H2Scenario.wrongProtocol(h2, H2Scenario.H2C_1X100)).startsWith("h2load negotiated no protocol");
+    }
+
+    @Test
     void countsEveryH2loadRequestThatDidNotSucceedAsAnError() throws IOException {
         H2loadOutput h2 = H2loadOutput.parse(resource("h2load-refused.txt"));
 
