@@ -67,7 +67,8 @@ public final class PetrelHello {
         if (tls != null) {
             server.https(tls.port(), TlsConfig.builder().pem(tls.certificatePem(), tls.privateKeyPem()).engine(engine).build());
         }
-        if (LabH2.fromSystemProperty()) server.http2(Http2Config.ENABLED.withClearText(true));
+        // without the lab asking, HTTP/1.1 only, as the peers are set up: HTTPS offers no h2 by ALPN
+        server.http2(LabH2.fromSystemProperty() ? Http2Config.ENABLED.withClearText(true) : Http2Config.DISABLED);
         int ajpPort = LabAjp.portFromSystemProperty();
         if (ajpPort > 0) server.ajp(ajpPort, AjpConfig.withSecret(LabAjp.SECRET));
         Server started = server.start();
