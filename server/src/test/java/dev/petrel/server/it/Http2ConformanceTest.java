@@ -224,6 +224,43 @@ class Http2ConformanceTest {
         }
     }
 
+    /** Section 8.1: trailers follow the DATA as a last HEADERS block that ends the stream. */
+    @Test
+    void section8_1_responseTrailersEndTheStream() throws Exception {
+        try (Server server = TestServers.builder(Transport.NIO, TestServers.config().build(), TestApp.routes()
+                .get("/with-trailers", (req, res) -> {
+                    res.trailer("x-checksum", "c0ffee");
+                    try (var body = res.body()) {
+                        body.write("part one, ".getBytes(StandardCharsets.US_ASCII));
+                        body.flush();
+                        body.write("part two".getBytes(StandardCharsets.US_ASCII));
+                    }
+                }).build()).http2(Http2Config.ENABLED.withClearText(true)).start();
+             H2Client client = connect(server)) {
+            client.headers(1, true, H2Client.get("/with-trailers"));
+            StringBuilder body = new StringBuilder();
+            H2Client.Frame frame;
+            do {
+                frame = client.await(f -> f.streamId() == 1, "the response");
+                if (frame.type() == Frames.DATA) body.append(new String(frame.payload(), StandardCharsets.US_ASCII));
+            } while (!frame.has(Frames.FLAG_END_STREAM));
+            assertThat(frame.type()).isEqualTo(Frames.HEADERS);
+            assertThat(frame.field("x-checksum")).isEqualTo("c0ffee");
+            assertThat(frame.field(":status")).isNull();
+            assertThat(body.toString()).isEqualTo("part one, part two");
+        }
+    }
+
+    /** Section 5.2: a large response flows as the client opens its windows, to the last byte. */
+    @Test
+    void section5_2_aLargeResponseFlowsWithTheClientsWindows() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            H2Client.Response response = client.get(1, "/stream?1000000");
+            assertThat(response.body()).hasSize(1_000_000);
+            stillServes(client, 3);
+        }
+    }
+
     /** Section 8.1 and RFC 9110 section 10.1.1: the 100 comes before the client sends the body. */
     @Test
     void section8_1_expectContinueGetsAnInterim100() throws Exception {
