@@ -6,27 +6,38 @@ import dev.petrel.http2.Frames;
 import dev.petrel.http2.HpackEncoder;
 import dev.petrel.server.engine.Endpoint;
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The one way out of an HTTP/2 connection: every frame any stream or the reader sends goes
- * through here, one writer at a time, so frames never interleave and header blocks leave in the
- * order the HPACK encoder made them (its table is shared state with the peer's decoder).
+ * through here, so frames never interleave and header blocks leave in the order the HPACK encoder
+ * made them (its table is shared state with the peer's decoder).
  *
- * <p>Streams write under the lock, waiting for the socket as any response does (within the write
- * limits of the endpoint). The connection's reader never waits for the lock: the frames it must
- * answer with ({@code SETTINGS} and {@code PING} acknowledgements, {@code WINDOW_UPDATE},
- * {@code RST_STREAM}, {@code GOAWAY}) are queued, and whoever holds the lock sends them before
- * letting go. A reader that waited behind a stream's write to a client that does not read could
- * stop reading the very frames that would let the client go on. The queue is bounded: a peer that
- * makes the server owe it more answers than {@link #MAX_PENDING_CONTROL} is flooding it.
+ * <p>Frames are queued under a lock and written by one thread at a time, outside it: the first
+ * thread to queue frames while nobody writes becomes the writer, and writes what others queue
+ * meanwhile too, in one system call per round. Ten streams answering at once on a busy
+ * connection cost one write, not ten, as a flush at the end of a read does in an event-loop
+ * server. A stream whose frames are queued goes on; while more than {@link #MAX_QUEUED_BYTES} wait
+ * for the socket, streams wait too (within the write timeout), which is the back-pressure of a
+ * client that reads slowly.
+ *
+ * <p>The connection's reader never waits for the lock: the frames it must answer with
+ * ({@code SETTINGS} and {@code PING} acknowledgements, {@code WINDOW_UPDATE}, {@code RST_STREAM},
+ * {@code GOAWAY}) go to a queue of their own, which the writer empties into each round. A reader
+ * that waited behind a stream's write to a client that does not read could stop reading the very
+ * frames that would let the client go on. That queue is bounded: a peer that makes the server owe
+ * it more answers than {@link #MAX_PENDING_CONTROL} is flooding it.
  */
 final class FrameOutput {
     /** Control frames owed to the peer before it is treated as a flood. */
     static final int MAX_PENDING_CONTROL = 1024;
+    /** Bytes waiting for the socket beyond which writers wait for the round in progress. */
+    static final int MAX_QUEUED_BYTES = 256 * 1024;
 
     /** Encodes a header block; called under the lock, in sending order. */
     interface HeaderBlock {
@@ -34,19 +45,27 @@ final class FrameOutput {
     }
 
     private final Endpoint endpoint;
+    private final long waitNanos;
     private final ReentrantLock lock = new ReentrantLock();
+    private final Condition written = lock.newCondition();
     private final HpackEncoder encoder;
-    private final ByteSink block = new ByteSink(512);           // guarded by lock
-    private ByteBuffer out;                                      // guarded by lock
+    private final ByteSink block = new ByteSink(512);  // guarded by lock
+    private ByteBuffer queued;                          // guarded by lock: frames waiting for the next round
+    private ByteBuffer writing;                         // the writer's, outside the lock: the round being written
+    private boolean roundInProgress;                    // guarded by lock
     private final ConcurrentLinkedQueue<byte[]> control = new ConcurrentLinkedQueue<>();
     private final AtomicInteger pending = new AtomicInteger();
     private volatile int peerMaxFrameSize = Frames.DEFAULT_MAX_FRAME_SIZE;
-    private volatile IOException failure;                        // the write that broke the connection
+    private volatile IOException failure;               // the write that broke the connection
 
-    FrameOutput(Endpoint endpoint, HpackEncoder encoder) {
+    /** Output to {@code endpoint}; a stream waits at most {@code waitNanos} for room in the queue. */
+    FrameOutput(Endpoint endpoint, HpackEncoder encoder, long waitNanos) {
         this.endpoint = endpoint;
         this.encoder = encoder;
-        this.out = ByteBuffer.allocate(Frames.HEADER_LENGTH * 2 + Frames.DEFAULT_MAX_FRAME_SIZE + 512);
+        this.waitNanos = waitNanos;
+        int size = Frames.HEADER_LENGTH * 2 + Frames.DEFAULT_MAX_FRAME_SIZE + 512;
+        this.queued = ByteBuffer.allocate(size);
+        this.writing = ByteBuffer.allocate(size);
     }
 
     /** The largest DATA payload the peer accepts. */
@@ -70,8 +89,8 @@ final class FrameOutput {
     }
 
     /**
-     * Queues a control frame and sends it now unless another thread holds the output, which then
-     * sends it before letting go. Never waits for the socket or for the lock.
+     * Queues a control frame; it leaves with the round in progress, or now when no round is.
+     * Never waits for the lock.
      *
      * @return false when the peer already owes the server too many answers: a flood
      */
@@ -82,16 +101,11 @@ final class FrameOutput {
         return true;
     }
 
-    /** Sends the queued control frames now, waiting for the lock and the socket: before closing. */
+    /** Sends everything queued and waits until it has been written: before closing. */
     void flushControl() throws IOException {
         lock.lock();
-        try {
-            out.clear();
-            takeControl();
-            send();
-        } finally {
-            unlockAndSendRest();
-        }
+        writeAndUnlock(true);
+        trySendControl();
     }
 
     /**
@@ -111,17 +125,16 @@ final class FrameOutput {
             encoder.beginBlock(block);
             fields.encode(encoder, block);
             int maxFrame = peerMaxFrameSize;
-            int size = FrameWriter.headersSize(block.length(), maxFrame)
-                    + (dataLength > 0 || endStreamWithData ? Frames.HEADER_LENGTH + dataLength : 0);
-            out.clear();
-            takeControl();
-            ensureRoom(size);
-            FrameWriter.headers(out, streamId, block.array(), 0, block.length(), endStreamWithHeaders, maxFrame);
-            if (dataLength > 0 || endStreamWithData) FrameWriter.data(out, streamId, data, dataOffset, dataLength, endStreamWithData);
-            send();
-        } finally {
-            unlockAndSendRest();
+            boolean withData = dataLength > 0 || endStreamWithData;
+            ensureRoom(FrameWriter.headersSize(block.length(), maxFrame) + (withData ? Frames.HEADER_LENGTH + dataLength : 0));
+            FrameWriter.headers(queued, streamId, block.array(), 0, block.length(), endStreamWithHeaders, maxFrame);
+            if (withData) FrameWriter.data(queued, streamId, data, dataOffset, dataLength, endStreamWithData);
+        } catch (IOException | RuntimeException | Error e) {
+            lock.unlock();
+            throw e;
         }
+        writeAndUnlock(false);
+        trySendControl();
     }
 
     /** Sends one {@code DATA} frame of at most the peer's frame size, its window already taken. */
@@ -129,14 +142,14 @@ final class FrameOutput {
         lock.lock();
         try {
             checkOpen();
-            out.clear();
-            takeControl();
             ensureRoom(Frames.HEADER_LENGTH + len);
-            FrameWriter.data(out, streamId, b, off, len, endStream);
-            send();
-        } finally {
-            unlockAndSendRest();
+            FrameWriter.data(queued, streamId, b, off, len, endStream);
+        } catch (IOException | RuntimeException | Error e) {
+            lock.unlock();
+            throw e;
         }
+        writeAndUnlock(false);
+        trySendControl();
     }
 
     /** Whether a write failed: the connection is broken. */
@@ -149,63 +162,89 @@ final class FrameOutput {
         if (broken != null) throw new IOException("the connection failed: " + broken.getMessage(), broken);
     }
 
-    /** Moves the queued control frames into {@link #out}, under the lock. */
+    /**
+     * With the lock held: writes what is queued, in rounds, unless a round is in progress already,
+     * whose writer then takes these frames too; releases the lock. With {@code wait}, or while
+     * too much is queued, waits for the rounds to write it.
+     */
+    private void writeAndUnlock(boolean wait) throws IOException {
+        try {
+            if (roundInProgress) {
+                long left = waitNanos;
+                while (roundInProgress && (wait || queued.position() > MAX_QUEUED_BYTES)) {
+                    checkOpen();
+                    if (left <= 0) throw new SocketTimeoutException("the client took no bytes within the write timeout");
+                    left = written.awaitNanos(left);
+                }
+                checkOpen();
+                if (!wait || roundInProgress) return;
+            }
+            roundInProgress = true;
+            try {
+                while (true) {
+                    takeControl();
+                    if (queued.position() == 0) break;
+                    ByteBuffer round = queued;
+                    queued = writing;
+                    writing = round;
+                    lock.unlock();
+                    try {
+                        endpoint.write(round.array(), 0, round.position());
+                    } catch (IOException e) {
+                        if (failure == null) failure = e;
+                        throw e;
+                    } finally {
+                        lock.lock();
+                        round.clear();
+                        written.signalAll();
+                    }
+                }
+            } finally {
+                roundInProgress = false;
+                written.signalAll();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting to write", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Moves the queued control frames into the next round, under the lock. */
     private void takeControl() {
         byte[] frame;
         while ((frame = control.poll()) != null) {
             pending.decrementAndGet();
             ensureRoom(frame.length);
-            out.put(frame);
+            queued.put(frame);
         }
     }
 
     private void ensureRoom(int more) {
-        if (out.remaining() >= more) return;
-        ByteBuffer bigger = ByteBuffer.allocate(Math.max(out.capacity() * 2, out.position() + more));
-        out.flip();
-        bigger.put(out);
-        out = bigger;
+        if (queued.remaining() >= more) return;
+        ByteBuffer bigger = ByteBuffer.allocate(Math.max(queued.capacity() * 2, queued.position() + more));
+        queued.flip();
+        bigger.put(queued);
+        queued = bigger;
     }
 
-    private void send() throws IOException {
-        if (out.position() == 0) return;
-        try {
-            endpoint.write(out.array(), 0, out.position());
-        } catch (IOException e) {
-            if (failure == null) failure = e;
-            throw e;
-        } finally {
-            out.clear();
-        }
-    }
-
+    /**
+     * Starts a round for the control frames queued, unless one is in progress (which takes them)
+     * or the lock is busy (its holder looks here after letting go): called after every round,
+     * for a frame queued after the round's last look.
+     */
     private void trySendControl() {
         while (!control.isEmpty() && failure == null && lock.tryLock()) {
+            if (roundInProgress) {
+                lock.unlock(); // the round's writer looks at the control queue before it ends
+                return;
+            }
             try {
-                out.clear();
-                takeControl();
-                send();
+                writeAndUnlock(false);
             } catch (IOException e) {
                 return; // noted as the failure; the reader meets the broken connection next
-            } finally {
-                lock.unlock();
             }
         }
-    }
-
-    /** Lets go of the output; control frames queued while this thread held it go out first. */
-    private void unlockAndSendRest() {
-        try {
-            if (!control.isEmpty() && failure == null) {
-                out.clear();
-                takeControl();
-                send();
-            }
-        } catch (IOException e) {
-            // noted as the failure
-        } finally {
-            lock.unlock();
-        }
-        trySendControl(); // one queued after the look above
     }
 }

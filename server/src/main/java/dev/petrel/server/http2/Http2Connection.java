@@ -91,7 +91,7 @@ public final class Http2Connection implements ProtocolConnection {
         this.reader = new FrameReader(settings.maxFrameSize());
         this.maxHeaderBlock = Math.max(config.limits().maxHeaderSectionSize(), Frames.DEFAULT_MAX_FRAME_SIZE);
         this.decoder = new HpackDecoder(settings.headerTableSize(), config.limits().maxHeaderSectionSize());
-        this.output = new FrameOutput(endpoint, new HpackEncoder(4096));
+        this.output = new FrameOutput(endpoint, new HpackEncoder(4096), config.writeTimeout().toNanos());
         this.flood = new FloodGuard(settings);
         this.in = ByteBuffer.allocate(Frames.HEADER_LENGTH + Frames.DEFAULT_MAX_FRAME_SIZE).flip();
         this.connectionReceiveWindow = settings.connectionWindowSize();
