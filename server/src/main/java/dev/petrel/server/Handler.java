@@ -23,7 +23,9 @@ public interface Handler {
      * Whether this handler may block: wait on I/O, a lock, a sleep. On the {@code nio} transport
      * a handler that never blocks runs inline on its event loop, which saves the hand-over to a
      * worker thread; one that may block runs on a virtual thread, so that the loop keeps serving
-     * its other connections. Other transports ignore it. Default: true.
+     * its other connections. Over HTTP/2, on every transport, a request without a body for a
+     * handler that never blocks runs inline on the connection's reader rather than on a thread of
+     * its own. HTTP/1.1 on the other transports ignores it. Default: true.
      */
     default boolean mayBlock() {
         return true;
@@ -32,7 +34,8 @@ public interface Handler {
     /**
      * Whether handling this request may block; asked on the {@code nio} transport once the
      * request's head has arrived, before the handler runs, to choose between the event loop and a
-     * virtual thread for this request alone. A handler that serves some requests from memory and
+     * virtual thread for this request alone (and for each HTTP/2 request without a body, between
+     * the connection's reader and a thread of its own). A handler that serves some requests from memory and
      * others from a database or a disk answers per request, and the quick ones skip the
      * hand-over. It must decide from the request line and headers only, without reading the body
      * or blocking. Default: {@link #mayBlock()}.

@@ -276,7 +276,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
         checkHandler();
         if (detached != null) throw new IllegalStateException("the response is detached already");
         if (connection.onEventLoop()) {
-            throw new IllegalStateException("a handler running on an event loop cannot detach its response:"
+            throw new IllegalStateException("a handler running inline (on an event loop, or an HTTP/2 connection's reader) cannot detach its response:"
                     + " one that detaches may block, so it must not be marked non-blocking");
         }
         detached = new Completion(timeout);

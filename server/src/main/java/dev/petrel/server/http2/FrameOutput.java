@@ -46,6 +46,7 @@ final class FrameOutput {
 
     private final Endpoint endpoint;
     private final long waitNanos;
+    private final Runnable beforeWait;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition written = lock.newCondition();
     private final HpackEncoder encoder;
@@ -57,12 +58,17 @@ final class FrameOutput {
     private final AtomicInteger pending = new AtomicInteger();
     private volatile int peerMaxFrameSize = Frames.DEFAULT_MAX_FRAME_SIZE;
     private volatile IOException failure;               // the write that broke the connection
+    private volatile Thread deferring;                  // the reader: its stream frames wait for flush()
 
-    /** Output to {@code endpoint}; a stream waits at most {@code waitNanos} for room in the queue. */
-    FrameOutput(Endpoint endpoint, HpackEncoder encoder, long waitNanos) {
+    /**
+     * Output to {@code endpoint}; a stream waits at most {@code waitNanos} for room in the queue,
+     * and runs {@code beforeWait} first.
+     */
+    FrameOutput(Endpoint endpoint, HpackEncoder encoder, long waitNanos, Runnable beforeWait) {
         this.endpoint = endpoint;
         this.encoder = encoder;
         this.waitNanos = waitNanos;
+        this.beforeWait = beforeWait;
         int size = Frames.HEADER_LENGTH * 2 + Frames.DEFAULT_MAX_FRAME_SIZE + 512;
         this.queued = ByteBuffer.allocate(size);
         this.writing = ByteBuffer.allocate(size);
@@ -101,6 +107,24 @@ final class FrameOutput {
         return true;
     }
 
+    /**
+     * The frames {@code reader} sends for streams (their handlers running inline on it) wait in
+     * the queue for {@link #flush()}, up to {@link #MAX_QUEUED_BYTES}; null: none wait.
+     */
+    void deferWritesOf(Thread reader) {
+        deferring = reader;
+    }
+
+    /** Sends what is queued, unless a round is in progress (whose writer takes it); does not wait for others. */
+    void flush() throws IOException {
+        lock.lock();
+        if (roundInProgress || (queued.position() == 0 && control.isEmpty())) {
+            lock.unlock();
+            return;
+        }
+        writeAndUnlock(false);
+    }
+
     /** Sends everything queued and waits until it has been written: before closing. */
     void flushControl() throws IOException {
         lock.lock();
@@ -133,8 +157,7 @@ final class FrameOutput {
             lock.unlock();
             throw e;
         }
-        writeAndUnlock(false);
-        trySendControl();
+        send();
     }
 
     /** Sends one {@code DATA} frame of at most the peer's frame size, its window already taken. */
@@ -147,6 +170,15 @@ final class FrameOutput {
         } catch (IOException | RuntimeException | Error e) {
             lock.unlock();
             throw e;
+        }
+        send();
+    }
+
+    /** With the lock held and a stream's frames queued: writes them now, or leaves them for the reader's flush. */
+    private void send() throws IOException {
+        if (Thread.currentThread() == deferring && queued.position() <= MAX_QUEUED_BYTES) {
+            lock.unlock();
+            return;
         }
         writeAndUnlock(false);
         trySendControl();
@@ -171,6 +203,15 @@ final class FrameOutput {
         try {
             if (roundInProgress) {
                 long left = waitNanos;
+                if (!wait && queued.position() > MAX_QUEUED_BYTES) {
+                    // a stream is about to wait: let go of the lock while the connection makes sure it may
+                    lock.unlock();
+                    try {
+                        beforeWait.run();
+                    } finally {
+                        lock.lock();
+                    }
+                }
                 while (roundInProgress && (wait || queued.position() > MAX_QUEUED_BYTES)) {
                     checkOpen();
                     if (left <= 0) throw new SocketTimeoutException("the client took no bytes within the write timeout");

@@ -14,7 +14,9 @@ import dev.petrel.http2.Http2Error;
 import dev.petrel.http2.Http2ErrorCode;
 import dev.petrel.http2.Http2Settings;
 import dev.petrel.http2.RequestFields;
+import dev.petrel.server.Handler;
 import dev.petrel.server.Http2Config;
+import dev.petrel.server.Request;
 import dev.petrel.server.ServerConfig;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.ProtocolConnection;
@@ -25,6 +27,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,10 +43,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the connection with {@code GOAWAY} and the RFC's code; a client that makes the server work for
  * nothing is stopped by the {@link FloodGuard}; a drain sends {@code GOAWAY}, finishes the streams
  * in flight and closes.
+ *
+ * <p>A request without a body for a route that never blocks ({@link Handler#mayBlock(Request)})
+ * runs inline on the reader instead, as an event-loop server runs it: no thread is started for
+ * it, and its frames wait in the output until the reader has taken in everything that arrived, so
+ * that ten streams answered from one read leave in one write. Should such a handler have to wait
+ * after all (a response larger than the client's window, a client slow to read), the reader hands
+ * reading to a new thread first and the handler's thread becomes the stream's alone: a handler
+ * never waits for a frame that only its own thread would read.
  */
 public final class Http2Connection implements ProtocolConnection {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.http2");
     private static final ThreadFactory STREAM_THREADS = Thread.ofVirtual().name("petrel-h2-stream").factory();
+    private static final ThreadFactory READER_THREADS = Thread.ofVirtual().name("petrel-h2-reader").factory();
     private static final byte[] PREFACE = Frames.clientPreface();
     /** How long a connection ended with GOAWAY reads and drops what the client still sends, so the GOAWAY reaches it. */
     private static final int LINGER_MILLIS = 1000;
@@ -78,6 +90,10 @@ public final class Http2Connection implements ProtocolConnection {
     private volatile int goAwayLastId = Integer.MAX_VALUE; // streams above it are ignored once GOAWAY is sent
     private volatile boolean peerGoingAway;
     private volatile long idleSince = System.nanoTime();
+    // the thread reading frames: the one the transport gave serve(), until an inline handler hands reading on
+    private volatile Thread readerThread;
+    private boolean runningInline; // the reader's: it is running a stream's handler inline
+    private final CountDownLatch ended = new CountDownLatch(1); // the connection is closed and its streams ended
 
     private final Object receiveLock = new Object();
     private int connectionReceiveWindow; // guarded by receiveLock
@@ -91,7 +107,8 @@ public final class Http2Connection implements ProtocolConnection {
         this.reader = new FrameReader(settings.maxFrameSize());
         this.maxHeaderBlock = Math.max(config.limits().maxHeaderSectionSize(), Frames.DEFAULT_MAX_FRAME_SIZE);
         this.decoder = new HpackDecoder(settings.headerTableSize(), config.limits().maxHeaderSectionSize());
-        this.output = new FrameOutput(endpoint, new HpackEncoder(4096), config.writeTimeout().toNanos());
+        this.output = new FrameOutput(endpoint, new HpackEncoder(4096), config.writeTimeout().toNanos(),
+                this::beforeStreamWait);
         this.flood = new FloodGuard(settings);
         this.in = ByteBuffer.allocate(Frames.HEADER_LENGTH + Frames.DEFAULT_MAX_FRAME_SIZE).flip();
         this.connectionReceiveWindow = settings.connectionWindowSize();
@@ -163,19 +180,48 @@ public final class Http2Connection implements ProtocolConnection {
 
     // ---- the transport's side ----
 
-    /** Reads frames until the connection ends, then closes it. Never throws; never hands the connection back. */
+    /**
+     * Reads frames until the connection ends, then closes it; returns when it has ended, even if
+     * another thread read the last frames (see the class comment). Never throws; never hands the
+     * connection back.
+     */
     @Override
     public boolean serve() {
+        becomeReader();
+        boolean handedOn = read(true);
+        if (handedOn) awaitEnd();
+        return false;
+    }
+
+    /** The reader from here on: the calling thread, whose stream frames wait for the end of each read. */
+    private void becomeReader() {
+        readerThread = Thread.currentThread();
+        output.deferWritesOf(readerThread);
+    }
+
+    /** Reads until the connection ends, then ends it; returns true instead when reading was handed to another thread. */
+    private boolean read(boolean fromStart) {
+        boolean handedOn = false;
         try {
-            sendControl(settingsFrame());
-            output.flushControl();
-            if (!readPreface()) return false;
-            readFrames();
+            if (fromStart) {
+                sendControl(settingsFrame());
+                output.flushControl();
+                if (!readPreface()) return false;
+            }
+            handedOn = readFrames();
         } catch (IOException e) {
             LOG.log(System.Logger.Level.DEBUG, () -> "HTTP/2 connection from " + endpoint.remoteAddress() + " ended: " + e);
         } catch (RuntimeException | Error e) {
             LOG.log(System.Logger.Level.ERROR, "unexpected failure on HTTP/2 connection from " + endpoint.remoteAddress(), e);
         } finally {
+            if (!handedOn) end();
+        }
+        return handedOn;
+    }
+
+    /** Closes the connection, its streams ended. */
+    private void end() {
+        try {
             endStreams();
             if (lingerOnClose) {
                 // closing with the client's bytes unread would send RST, which can destroy the GOAWAY in flight
@@ -183,8 +229,39 @@ public final class Http2Connection implements ProtocolConnection {
             } else {
                 endpoint.close();
             }
+        } finally {
+            ended.countDown();
         }
-        return false;
+    }
+
+    /**
+     * Waits until the reader that took over has ended the connection: the transport counts a
+     * connection as open until its serve() returns. An interrupt (the server stopping now) aborts it.
+     */
+    private void awaitEnd() {
+        try {
+            ended.await();
+        } catch (InterruptedException e) {
+            abort();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * A stream's handler is about to wait (for the client's window, or for the output to drain).
+     * When it runs inline on the reader, reading goes on on a new thread first, which is the reader
+     * from now on; this thread finishes the stream and ends. Elsewhere nothing happens.
+     */
+    void beforeStreamWait() {
+        if (!runningInline || Thread.currentThread() != readerThread) return;
+        runningInline = false;
+        Thread next = READER_THREADS.newThread(() -> {
+            becomeReader();
+            read(false);
+        });
+        readerThread = next; // the old reader stops reading when its handler returns: see readFrames()
+        output.deferWritesOf(null);
+        next.start();
     }
 
     /** The reader blocks: the transport gives it a thread of its own. */
@@ -246,19 +323,22 @@ public final class Http2Connection implements ProtocolConnection {
         return true;
     }
 
-    private void readFrames() throws IOException {
+    /** Reads and acts on frames until the connection ends (false) or an inline handler hands reading on (true). */
+    private boolean readFrames() throws IOException {
         while (true) {
             ParseStatus status = reader.read(in);
             switch (status) {
                 case COMPLETE -> {
                     Http2Error error = dispatch();
-                    if (error != null && !answer(error)) return;
+                    if (readerThread != Thread.currentThread()) return true; // an inline handler handed reading on
+                    if (error != null && !answer(error)) return false;
                 }
                 case ERROR -> {
-                    if (!answer(reader.error())) return;
+                    if (!answer(reader.error())) return false;
                 }
                 case NEED_MORE -> {
-                    if (goingAwayAndDone()) return;
+                    if (goingAwayAndDone()) return false;
+                    output.flush(); // what the frames just read were answered with: one write for them all
                     int n;
                     try {
                         n = fill(Timeouts.millis(config.idleTimeout().toNanos()));
@@ -267,11 +347,11 @@ public final class Http2Connection implements ProtocolConnection {
                             goAway(Http2ErrorCode.NO_ERROR, "idle");
                             output.flushControl();
                             lingerOnClose = true;
-                            return;
+                            return false;
                         }
                         continue; // streams in progress keep the connection
                     }
-                    if (n < 0) return;
+                    if (n < 0) return false;
                 }
             }
         }
@@ -459,8 +539,23 @@ public final class Http2Connection implements ProtocolConnection {
         windows.open(stream);
         openStreams.incrementAndGet();
         streams.put(id, stream);
-        STREAM_THREADS.newThread(exchange).start();
+        if (endStream && !exchange.mayBlock()) {
+            runInline(stream, exchange);
+        } else {
+            STREAM_THREADS.newThread(exchange).start();
+        }
         return null;
+    }
+
+    /** Runs a stream's exchange on the reader (see the class comment); nothing of the reader's state is touched after it. */
+    private void runInline(Http2Stream stream, StreamExchange exchange) {
+        runningInline = true;
+        stream.runsInline();
+        try {
+            exchange.run();
+        } finally {
+            if (readerThread == Thread.currentThread()) runningInline = false;
+        }
     }
 
     /** Fills the exchange's request from the decoded fields; the stream error when they do not make one (section 8.1.1). */

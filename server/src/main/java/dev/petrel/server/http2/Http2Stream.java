@@ -36,10 +36,21 @@ final class Http2Stream {
     private volatile Http2ErrorCode reset;     // why the stream was reset, by either side
     private volatile boolean responseEnded;    // guarded by this for writes: the last frame of the response is going out
     private boolean closed;                    // guarded by this: no longer counted against the concurrent stream limit
+    private volatile boolean inline;           // its handler runs on the connection's reader
 
     Http2Stream(int id, int receiveWindow) {
         this.id = id;
         this.receiveWindow = receiveWindow;
+    }
+
+    /** Its handler runs inline on the connection's reader, as on an event loop: it must never wait for the client. */
+    void runsInline() {
+        inline = true;
+    }
+
+    /** Whether its handler runs inline on the connection's reader. */
+    boolean isInline() {
+        return inline;
     }
 
     /** The request's declared body length, from {@code content-length}, to check the DATA against. */

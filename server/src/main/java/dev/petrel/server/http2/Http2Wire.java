@@ -121,7 +121,12 @@ final class Http2Wire implements ResponseWire {
             return;
         }
         while (len > 0) {
-            int n = connection.windows().acquire(stream, Math.min(len, output.peerMaxFrameSize()), connection.writeTimeoutNanos());
+            int wanted = Math.min(len, output.peerMaxFrameSize());
+            int n = connection.windows().tryAcquire(stream, wanted);
+            if (n == 0) {
+                connection.beforeStreamWait(); // a handler inline on the reader hands reading on first
+                n = connection.windows().acquire(stream, wanted, connection.writeTimeoutNanos());
+            }
             boolean last = endStream && n == len;
             if (last) ending();
             output.data(stream.id, b, off, n, last);

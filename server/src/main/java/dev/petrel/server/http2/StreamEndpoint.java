@@ -45,6 +45,12 @@ final class StreamEndpoint implements Endpoint {
         connection.reset(stream, Http2ErrorCode.INTERNAL_ERROR);
     }
 
+    /** True while the handler runs inline on the connection's reader: it must not detach its response. */
+    @Override
+    public boolean onEventLoop() {
+        return stream.isInline();
+    }
+
     @Override
     public InetSocketAddress remoteAddress() {
         return connectionEndpoint.remoteAddress();

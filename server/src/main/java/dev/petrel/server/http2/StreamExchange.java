@@ -84,6 +84,14 @@ final class StreamExchange implements Runnable {
         }
     }
 
+    /**
+     * Whether running this exchange may block: not when it answers a rejection, nor when the
+     * handler says its route never blocks.
+     */
+    boolean mayBlock() {
+        return rejectStatus == 0 && handler.mayBlock(exchange.request());
+    }
+
     /** Whether the request was armed well enough for a handler to see it. */
     boolean armed() {
         return exchange.request().method() != null;

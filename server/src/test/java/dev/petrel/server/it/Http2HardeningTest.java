@@ -7,6 +7,8 @@ import dev.petrel.http2.Http2ErrorCode;
 import dev.petrel.http2.Http2Settings;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Http2Config;
+import dev.petrel.server.Request;
+import dev.petrel.server.Response;
 import dev.petrel.server.Server;
 import java.io.IOException;
 import java.time.Duration;
@@ -44,7 +46,31 @@ class Http2HardeningTest {
     }
 
     private static Server start(Transport kind, dev.petrel.server.ServerConfig config) throws IOException {
-        return TestServers.builder(kind, config, handler()).http2(Http2Config.ENABLED.withClearText(true)).start();
+        return TestServers.builder(kind, config, handler())
+                .handler(handlerFor(kind))
+                .http2(Http2Config.ENABLED.withClearText(true))
+                .start();
+    }
+
+    /**
+     * The test app as {@code kind} serves it; with nio-inline, every route but {@code /slow} is
+     * marked non-blocking: {@code /slow} holds its thread, and says so, so that its streams run
+     * side by side as the attacks on handlers that hold threads need.
+     */
+    private static Handler handlerFor(Transport kind) {
+        Handler app = handler();
+        if (kind != Transport.NIO_INLINE) return app;
+        return new Handler() {
+            @Override
+            public void handle(Request request, Response response) throws Exception {
+                app.handle(request, response);
+            }
+
+            @Override
+            public boolean mayBlock(Request request) {
+                return request.path().equals("/slow");
+            }
+        };
     }
 
     /** Another client, on its own connection, is answered. */
