@@ -582,7 +582,7 @@ public final class Server implements AutoCloseable {
             Map<String, Protocol> byName = new HashMap<>();
             byName.put("http/1.1", http1);
             if (http2.enabled()) {
-                Protocol h2 = new Http2Protocol(handler, config, http2, dates);
+                Protocol h2 = new Http2Protocol(handler, config, http2, dates, trusted);
                 if (tls != null) {
                     byName.put(Http2Protocol.ALPN, h2);
                 } else if (http2.clearText()) {

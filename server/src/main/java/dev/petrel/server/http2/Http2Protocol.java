@@ -8,6 +8,8 @@ import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.proxy.ForwardedOrigin;
+import dev.petrel.server.proxy.TrustedProxies;
 import java.util.Objects;
 
 /**
@@ -25,9 +27,21 @@ public final class Http2Protocol implements Protocol {
     private final Http2Config settings;
     private final DateCache dates;
     private final BufferPool buffers;
+    private final TrustedProxies trustedProxies;
 
     /** Serves {@code handler} over HTTP/2 with {@code config} and {@code settings}, dating responses from {@code dates}. */
     public Http2Protocol(Handler handler, ServerConfig config, Http2Config settings, DateCache dates) {
+        this(handler, config, settings, dates, TrustedProxies.NONE);
+    }
+
+    /**
+     * As {@link #Http2Protocol(Handler, ServerConfig, Http2Config, DateCache)}; requests from
+     * {@code trustedProxies} say what their {@code Forwarded} or {@code X-Forwarded-*} fields say
+     * of the client, as over HTTP/1.1 (see {@link ForwardedOrigin}).
+     */
+    public Http2Protocol(Handler handler, ServerConfig config, Http2Config settings, DateCache dates,
+                         TrustedProxies trustedProxies) {
+        this.trustedProxies = Objects.requireNonNull(trustedProxies, "trustedProxies");
         this.handler = Objects.requireNonNull(handler, "handler");
         this.config = Objects.requireNonNull(config, "config");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -67,5 +81,10 @@ public final class Http2Protocol implements Protocol {
 
     BufferPool buffers() {
         return buffers;
+    }
+
+    /** A stream's own reader of forwarding fields (streams run side by side), or null when no proxy is trusted. */
+    ForwardedOrigin forwardedOrigin() {
+        return trustedProxies.isEmpty() ? null : new ForwardedOrigin(trustedProxies);
     }
 }

@@ -9,6 +9,8 @@ import dev.petrel.server.engine.ConnectionLifecycle;
 import dev.petrel.server.engine.Exchange;
 import dev.petrel.server.engine.ExchangeRequest;
 import dev.petrel.server.engine.ExchangeResponse;
+import dev.petrel.server.engine.RequestOrigin;
+import dev.petrel.server.proxy.ForwardedOrigin;
 import java.io.IOException;
 
 /**
@@ -25,6 +27,7 @@ final class StreamExchange implements Runnable {
     private final Handler handler;
     private final Exchange exchange;
     private final StreamBody body;
+    private final ForwardedOrigin forwarded; // null: no proxy is trusted
     private boolean headRequest;
     private int rejectStatus; // not 0: answer with this status instead of running the handler
     private String rejectReason;
@@ -33,6 +36,7 @@ final class StreamExchange implements Runnable {
         this.stream = stream;
         this.connection = connection;
         this.handler = protocol.handler();
+        this.forwarded = protocol.forwardedOrigin();
         this.body = new StreamBody(stream, connection, new BodyWaitLimits(protocol.config()));
         StreamEndpoint endpoint = new StreamEndpoint(connection.endpoint(), connection, stream);
         Http2Wire wire = new Http2Wire(stream, connection, connection.output(), protocol.dates());
@@ -71,9 +75,14 @@ final class StreamExchange implements Runnable {
                 if (!exchange.response().committed()) exchange.response().interim(100);
             });
         }
+        RequestOrigin origin = connection.endpoint();
+        if (forwarded != null && forwarded.apply(stream.fields.fields(), origin, host)) {
+            origin = forwarded; // a trusted proxy speaking HTTP/2 to this server says who its client was
+            host = forwarded.host();
+        }
         ExchangeRequest request = exchange.request();
         request.begin(method, target, rawPath, path, query, HttpVersion.HTTP_2, host, stream.fields.fields(), contentLength,
-                hasBody, connection.endpoint());
+                hasBody, origin);
     }
 
     /** Answers with {@code status} instead of running the handler. */

@@ -74,10 +74,16 @@ final class H2Client implements AutoCloseable {
 
     /** Connects and sends the preface and a SETTINGS frame with {@code settings} (id, value pairs). */
     static H2Client connect(int port, long... settings) throws IOException {
+        return connectAfter(port, new byte[0], settings);
+    }
+
+    /** As {@link #connect}, sending {@code first} (a PROXY protocol header, say) before the preface. */
+    static H2Client connectAfter(int port, byte[] first, long... settings) throws IOException {
         Socket socket = new Socket();
         socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
         socket.setSoTimeout(10_000);
         H2Client client = new H2Client(socket);
+        if (first.length > 0) client.raw(first);
         client.raw(Frames.clientPreface());
         client.settings(settings);
         return client;

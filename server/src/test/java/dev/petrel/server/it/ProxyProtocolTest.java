@@ -3,6 +3,7 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.petrel.server.Http2Config;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
 import java.io.ByteArrayOutputStream;
@@ -107,6 +108,38 @@ class ProxyProtocolTest {
              RawClient spoofer = RawClient.connect(elsewhere)) {
             assertThat(spoofer.send(forwarded).read().text()).as("a client that is no trusted proxy spoofs nothing")
                     .matches("127\\.0\\.0\\.1:\\d+ http internal");
+        }
+    }
+
+    /** A trusted proxy that speaks HTTP/2 to this server (h2c) forwards the client in the same fields. */
+    @PlainHttpTransportTest
+    void forwardingFieldsOverHttp2CountFromATrustedProxyOnly(Transport kind) throws Exception {
+        String[] request = H2Client.get("/whoami", "x-forwarded-for", "198.51.100.7", "x-forwarded-proto", "https",
+                "x-forwarded-host", "shop.example");
+        try (Server trusting = TestServers.builder(kind, TestServers.config().build(), whoami()).trustedProxies("127.0.0.1")
+                     .http2(Http2Config.ENABLED.withClearText(true)).start();
+             H2Client client = H2Client.connect(trusting.address().getPort())) {
+            client.headers(1, true, request);
+            assertThat(client.response(1).text()).isEqualTo("198.51.100.7:0 https shop.example");
+        }
+        try (Server elsewhere = TestServers.builder(kind, TestServers.config().build(), whoami()).trustedProxies("10.0.0.0/8")
+                     .http2(Http2Config.ENABLED.withClearText(true)).start();
+             H2Client spoofer = H2Client.connect(elsewhere.address().getPort())) {
+            spoofer.headers(1, true, request);
+            assertThat(spoofer.response(1).text()).as("a client that is no trusted proxy spoofs nothing")
+                    .matches("127\\.0\\.0\\.1:\\d+ http localhost");
+        }
+    }
+
+    /** HAProxy's PROXY header, then the HTTP/2 preface on the same connection: both steps of the chain take their bytes. */
+    @PlainHttpTransportTest
+    void aProxyHeaderBeforeTheHttp2PrefaceNamesTheClient(Transport kind) throws Exception {
+        try (Server server = TestServers.builder(kind, TestServers.config().build(), whoami()).proxyProtocol(true)
+                     .trustedProxies("127.0.0.1").http2(Http2Config.ENABLED.withClearText(true)).start();
+             H2Client client = H2Client.connectAfter(server.address().getPort(),
+                     ascii("PROXY TCP4 198.51.100.7 10.0.0.1 4711 80\r\n"))) {
+            assertThat(client.get(1, "/whoami").text()).isEqualTo("198.51.100.7:4711 http localhost");
+            assertThat(client.get(3, "/whoami").text()).startsWith("198.51.100.7:4711");
         }
     }
 }
