@@ -37,7 +37,8 @@ final class ConfigSources {
             "tls-trust", "admin-port", "admin-host", "ajp-port", "ajp-host", "ajp-secret", "ajp-secret-file", "ajp-packet-size", "header-timeout",
             "idle-timeout", "body-read-timeout", "write-timeout", "max-requests-per-connection", "max-drain-bytes",
             "response-buffer-size", "max-body-size", "max-request-line", "max-header-size", "max-headers", "tls-protocols",
-            "tls-ciphers", "tls-handshake-timeout", "tls-engine", "tls-ocsp-response");
+            "tls-ciphers", "tls-handshake-timeout", "tls-engine", "tls-ocsp-response", "h2-max-streams", "h2-stream-window",
+            "h2-connection-window", "h2-max-resets", "h2-max-control-frames", "h2-max-empty-frames");
     /** Options that may be given more than once. */
     static final Set<String> REPEATABLE = Set.of("trusted-proxy", "cache-control", "tls-cert", "tls-key", "ajp-allow-attribute");
     /** Options without a value. */

@@ -134,6 +134,21 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
               --no-http2              HTTPS offers http/1.1 only
               --h2c                   also take HTTP/2 with prior knowledge on the plain port
                                       (curl --http2-prior-knowledge, h2load)
+              --h2-max-streams N      requests in progress at once per connection; more are
+                                      refused with REFUSED_STREAM (default %d)
+              --h2-stream-window BYTES
+                                      request body a stream may send ahead of the handler
+                                      (default %d)
+              --h2-connection-window BYTES
+                                      the same for all streams of a connection (default %d)
+              --h2-max-resets N       streams reset per second either way (rapid reset,
+                                      MadeYouReset) before the connection is ended with GOAWAY
+                                      ENHANCE_YOUR_CALM (default %d)
+              --h2-max-control-frames N
+                                      SETTINGS, PING and PRIORITY frames per second, the same
+                                      way (default %d)
+              --h2-max-empty-frames N frames per second that carry nothing, the same way
+                                      (default %d)
 
             Behind a proxy (HAProxy, nginx, a load balancer):
               --trusted-proxy CIDR    a proxy in front, e.g. 10.0.0.0/8 or 127.0.0.1 (repeatable):
@@ -194,6 +209,9 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
             """.formatted(TransportKind.names(), DEFAULT_TRANSPORT.cliName(), defaultLimits(),
                     ServerConfig.DEFAULT.minRequestBodyRate().bytesPerSecond(), ServerConfig.DEFAULT.minResponseRate().bytesPerSecond(),
                     ServerConfig.DEFAULT.minRequestBodyRate().grace().toSeconds(), ServerConfig.DEFAULT.headTimeoutWhenFull().toSeconds(),
+                    Http2Config.DEFAULT.maxConcurrentStreams(), Http2Config.DEFAULT.initialWindowSize(),
+                    Http2Config.DEFAULT.connectionWindowSize(), Http2Config.DEFAULT.maxResetsPerSecond(),
+                    Http2Config.DEFAULT.maxControlFramesPerSecond(), Http2Config.DEFAULT.maxEmptyFramesPerSecond(),
                     HttpsOptions.DEFAULT_PORT,
                     AjpOptions.SECRET_VARIABLE, AjpPackets.DEFAULT_PACKET_SIZE, AjpPackets.MAX_PACKET_SIZE,
                     AjpPackets.DEFAULT_PACKET_SIZE);
@@ -242,6 +260,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         boolean proxyProtocol = false;
         boolean noHttp2 = false;
         boolean h2c = false;
+        Http2Config h2Limits = Http2Config.DEFAULT;
+        boolean h2LimitGiven = false;
         List<String> trustedProxies = new ArrayList<>();
         String accessLogTarget = null;
         boolean demo = false;
@@ -285,6 +305,11 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 case "--h2c" -> {
                     if (value != null) throw new UsageException("--h2c takes no value");
                     h2c = true;
+                }
+                case "--h2-max-streams", "--h2-stream-window", "--h2-connection-window", "--h2-max-resets",
+                     "--h2-max-control-frames", "--h2-max-empty-frames" -> {
+                    h2Limits = http2Limit(h2Limits, name, value != null ? value : next(args, ++i, name));
+                    h2LimitGiven = true;
                 }
                 case "--proxy-protocol" -> {
                     if (value != null) throw new UsageException("--proxy-protocol takes no value; the proxies are --trusted-proxy CIDR");
@@ -473,7 +498,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                 .withRequestBodyTimeout(bodyTimeout)
                 .withHeadTimeoutWhenFull(headTimeoutWhenFull);
         if (noHttp2 && h2c) throw new UsageException("--h2c speaks HTTP/2, which --no-http2 turns off; give one of them");
-        Http2Config http2 = noHttp2 ? Http2Config.DISABLED : Http2Config.DEFAULT.withClearText(h2c);
+        if (noHttp2 && h2LimitGiven) throw new UsageException("the --h2-* limits are for HTTP/2, which --no-http2 turns off");
+        Http2Config http2 = noHttp2 ? Http2Config.DISABLED : h2Limits.withClearText(h2c);
         if (proxyProtocol && trustedProxies.isEmpty()) {
             throw new UsageException("--proxy-protocol needs --trusted-proxy CIDR: the addresses allowed to send PROXY headers");
         }
@@ -512,6 +538,23 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
     private static String next(List<String> args, int i, String option) throws UsageException {
         if (i >= args.size()) throw new UsageException(option + " needs a value");
         return args.get(i);
+    }
+
+    /** {@code limits} with the HTTP/2 limit {@code option} set to {@code text}, within the range RFC 9113 and sense allow. */
+    private static Http2Config http2Limit(Http2Config limits, String option, String text) throws UsageException {
+        int windowMax = Integer.MAX_VALUE; // 2^31-1, the largest flow-control window (RFC 9113 section 6.9.1)
+        return switch (option) {
+            case "--h2-max-streams" -> limits.withMaxConcurrentStreams(intIn(text, option, 1, 100_000));
+            case "--h2-stream-window" -> limits.withWindows(intIn(text, option, 1, windowMax), limits.connectionWindowSize());
+            case "--h2-connection-window" -> limits.withWindows(limits.initialWindowSize(), intIn(text, option, 65_535, windowMax));
+            case "--h2-max-resets" -> limits.withRateLimits(intIn(text, option, 1, 1_000_000),
+                    limits.maxControlFramesPerSecond(), limits.maxEmptyFramesPerSecond());
+            case "--h2-max-control-frames" -> limits.withRateLimits(limits.maxResetsPerSecond(),
+                    intIn(text, option, 1, 1_000_000), limits.maxEmptyFramesPerSecond());
+            case "--h2-max-empty-frames" -> limits.withRateLimits(limits.maxResetsPerSecond(),
+                    limits.maxControlFramesPerSecond(), intIn(text, option, 1, 1_000_000));
+            default -> throw new IllegalArgumentException(option);
+        };
     }
 
     private static int intIn(String text, String option, int min, int max) throws UsageException {

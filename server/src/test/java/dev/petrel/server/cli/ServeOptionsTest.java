@@ -14,6 +14,25 @@ class ServeOptionsTest {
     }
 
     @Test
+    void http2LimitsDefaultToHttp2ConfigsAndAreCheckedAgainstTheirRanges() throws Exception {
+        assertThat(parse().http2()).isEqualTo(dev.petrel.server.Http2Config.DEFAULT);
+        ServeOptions changed = parse("--h2c", "--h2-max-streams", "250", "--h2-stream-window=1048576",
+                "--h2-connection-window", "8388608", "--h2-max-resets", "50", "--h2-max-control-frames", "300",
+                "--h2-max-empty-frames=20");
+        assertThat(changed.http2()).isEqualTo(new dev.petrel.server.Http2Config(true, true, 250, 1_048_576, 8_388_608,
+                16_384, 4_096, 50, 300, 20));
+
+        assertThatThrownBy(() -> parse("--h2-max-streams", "0")).isInstanceOf(UsageException.class)
+                .hasMessage("--h2-max-streams takes a whole number from 1 to 100000, not '0'");
+        assertThatThrownBy(() -> parse("--h2-connection-window", "1000")).isInstanceOf(UsageException.class)
+                .hasMessage("--h2-connection-window takes a whole number from 65535 to 2147483647, not '1000'");
+        assertThatThrownBy(() -> parse("--h2-stream-window", "2147483648")).isInstanceOf(UsageException.class)
+                .hasMessage("--h2-stream-window takes a whole number from 1 to 2147483647, not '2147483648'");
+        assertThatThrownBy(() -> parse("--no-http2", "--h2-max-resets", "10")).isInstanceOf(UsageException.class)
+                .hasMessage("the --h2-* limits are for HTTP/2, which --no-http2 turns off");
+    }
+
+    @Test
     void slowClientLimitsDefaultToTheServerConfigsAndCanBeChangedOrTurnedOff() throws Exception {
         ServeOptions defaults = parse();
         assertThat(defaults.config()).isEqualTo(dev.petrel.server.ServerConfig.DEFAULT);
