@@ -78,6 +78,7 @@ public final class Lab {
                 case "latency" -> new LatencyScenario(options.quick(), sameCpuOnly);
                 case "connectors" -> new ConnectorsScenario(options.quick());
                 case "single-cpu" -> new SingleCpuScenario(options.quick());
+                case "tail" -> new TailScenario(options.quick());
                 case "ramp" -> new RampScenario(options.quick());
                 case "idle" -> new IdleScenario(options.quick());
                 case "ajp" -> new AjpScenario(options.quick(), paths);

@@ -20,8 +20,8 @@ import java.util.Set;
  */
 record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, int passes, boolean publish,
                   boolean sameCpuOnly, Path before) {
-    static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "ramp", "idle", "ajp", "tomcat",
-            "tomcat-ramp", "tls", "h2");
+    static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "tail", "ramp", "idle", "ajp",
+            "tomcat", "tomcat-ramp", "tls", "h2");
 
     static final String HELP = """
             Usage: petrel bench SCENARIO... [--servers a,b,...] [--passes N] [--quick] [--publish] [--before DIR]
@@ -30,6 +30,8 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
               latency      one keep-alive connection, ab -k -c1, across CPUs and on one CPU   [004]
               connectors   ab -n 100000 -c 100, with and without keep-alive, HTTP and HTTPS    [000]
               single-cpu   peak throughput of a 35 KB HTML page, wrk, server on one CPU         [001]
+              tail         tail latency of 100 keep-alive clients on one CPU: wrk -c100 --latency,
+                           p50, p99, max and timeouts
               ramp         1000..9000 users ramped up within 5 s, 50 requests each, h2load     [003]
               idle         RSS and heap held by 10,000 idle keep-alive connections (lab's own)
               ajp          Apache httpd with mod_jk and mod_proxy_ajp in front of Petrel's and
