@@ -1,8 +1,8 @@
 package dev.petrel.server.transport;
 
 import dev.petrel.server.TransportKind;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -23,18 +23,32 @@ interface ConnectionExecutor extends AutoCloseable {
 
     /**
      * A pool of platform threads, at most one per allowed connection; idle threads retire after
-     * a minute. The listener never hands over more connections than threads, so tasks only
-     * queue for the moment a finishing thread needs to return to the pool.
+     * a minute. A new connection goes to an idle thread when there is one, and a thread is
+     * started only when none is idle: a {@link ThreadPoolExecutor} with core threads would start
+     * a new one for every connection until it had them all, which on a busy CPU makes the acceptor
+     * (and the first request of each connection in a burst) wait for thread starts, hundreds of
+     * milliseconds for the last of 100 connections on one CPU. The listener never hands over more
+     * connections than threads, but a finishing thread frees its connection's slot a moment before
+     * it is idle again: a connection handed over in that moment waits for it.
      */
     final class PlatformPool implements ConnectionExecutor {
-        private final ExecutorService pool;
+        private final ThreadPoolExecutor pool;
 
         PlatformPool(int threads) {
             ThreadFactory factory = Thread.ofPlatform().name("petrel-blocking-", 1).daemon(false).factory();
-            ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                    new LinkedBlockingQueue<>(), factory);
-            executor.allowCoreThreadTimeOut(true);
-            this.pool = executor;
+            this.pool = new ThreadPoolExecutor(0, threads, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), factory,
+                    PlatformPool::awaitIdleThread);
+        }
+
+        /** Every thread is busy, one of them finishing: wait for it to take the connection. */
+        private static void awaitIdleThread(Runnable connection, ThreadPoolExecutor pool) {
+            if (pool.isShutdown()) throw new RejectedExecutionException("the pool is shut down");
+            try {
+                pool.getQueue().put(connection);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RejectedExecutionException("interrupted while waiting for a thread", e);
+            }
         }
 
         @Override
