@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A bound server socket and the connections accepted from it, whatever the transport. One
@@ -39,6 +40,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     private final ConnectionSlots slots;
     private final OverloadAnswer overload;
     private final Set<ProtocolConnection> live = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger handedOver = new AtomicInteger(); // admitted, not yet opened by the thread that serves them
     private Thread acceptor;
     private volatile boolean stopping;
 
@@ -91,7 +93,8 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     /**
      * Starts serving an admitted connection. The transport calls {@link #opened} with its engine
      * before the engine can run, and {@link #closed} once when it has ended. An exception may only
-     * come before {@code opened}: the listener then closes the connection and frees its slot.
+     * come before {@code opened}: the listener then closes the connection and frees its slot. A
+     * transport that opens the connection on another thread calls {@link #handOver} first.
      */
     abstract void serve(C connection) throws IOException;
 
@@ -109,6 +112,30 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
         live.add(connection);
         if (counters != null) counters.connectionAccepted();
         if (stopping) connection.drain();
+    }
+
+    /**
+     * Counts an admitted connection given to another thread to be opened there, so that stopping
+     * waits for it as for the live ones. That thread then calls {@link #opened} or
+     * {@link #notStarted}, and {@link #takenOver} after it.
+     */
+    final void handOver() {
+        handedOver.incrementAndGet();
+    }
+
+    /** The connection handed over has been opened, or dropped. */
+    final void takenOver() {
+        handedOver.decrementAndGet();
+    }
+
+    /**
+     * An admitted connection could not be started (before {@link #opened}): frees its slot and
+     * closes it, logging the cause unless it is the socket's own failure.
+     */
+    final void notStarted(C connection, Exception cause) {
+        slots.release();
+        closeQuietly(connection);
+        if (!(cause instanceof java.net.SocketException)) LOG.log(System.Logger.Level.WARNING, "could not start a connection", cause);
     }
 
     /** A served connection has ended: forget it and free its slot. */
@@ -168,10 +195,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
             try {
                 serve(connection);
             } catch (IOException | RuntimeException e) {
-                // serve() registered nothing; the slot taken for it is ours to give back
-                slots.release();
-                closeQuietly(connection);
-                if (!(e instanceof java.net.SocketException)) LOG.log(System.Logger.Level.WARNING, "could not start a connection", e);
+                notStarted(connection, e); // serve() registered nothing
             }
         }
     }
@@ -197,10 +221,10 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
         if (acceptor != null) acceptor.interrupt();
         live.forEach(ProtocolConnection::drain);
         long deadline = System.nanoTime() + grace.toNanos();
-        while (!live.isEmpty() && System.nanoTime() < deadline) {
+        while ((!live.isEmpty() || handedOver.get() > 0) && System.nanoTime() < deadline) {
             sleepQuietly(10);
         }
-        boolean clean = live.isEmpty();
+        boolean clean = live.isEmpty() && handedOver.get() == 0;
         live.forEach(ProtocolConnection::abort); // the group's threads and loops stop with the server
         if (acceptor != null) {
             try {
