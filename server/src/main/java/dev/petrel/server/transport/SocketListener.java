@@ -22,6 +22,7 @@ final class SocketListener extends Listener<Socket> {
     private final ConnectionExecutor executor;
     private final WriteWatchdog watchdog;
     private final WriteLimits writeLimits;
+    private final boolean setUpOnItsThread; // see serve()
 
     SocketListener(TransportGroup group, InetSocketAddress address, ListenerSettings settings, ConnectionLimit limit,
                    Protocol protocol, ConnectorCounters counters) throws IOException {
@@ -37,6 +38,7 @@ final class SocketListener extends Listener<Socket> {
         this.executor = group.executor();
         this.writeLimits = group.writeLimits();
         this.watchdog = group.watchdog();
+        this.setUpOnItsThread = group.kind() == TransportKind.BLOCKING;
     }
 
     @Override
@@ -50,18 +52,30 @@ final class SocketListener extends Listener<Socket> {
     }
 
     /**
-     * Hands the socket to a thread of its own at once; that thread sets the connection up. The
-     * acceptor does as little as it can per connection: on a busy CPU it is one runnable thread
-     * among those serving, the scheduler gives it a share as small as theirs, and a burst of new
-     * connections waits on what it does for each ({@code ./petrel bench tail}: with the setup
-     * here, the acceptor used about twice the CPU per connection, and the last connections of a
-     * burst of 100 waited hundreds of milliseconds more for their first answer).
+     * On {@code blocking}, hands the socket to a pool thread at once, and that thread sets the
+     * connection up: there the acceptor is one runnable thread among the hundreds serving, the
+     * scheduler gives it a share as small as theirs on a busy CPU, and a burst of new connections
+     * waits on what it does for each. With the set-up on the acceptor it used twice the CPU per
+     * connection, and the last connections of a burst of 100 waited hundreds of milliseconds more
+     * for their first answer ({@code ./petrel bench tail}). On {@code virtual} the acceptor competes
+     * only with the carrier threads; there the set-up stays on it, where {@code ab} without
+     * keep-alive measured it faster ({@code ./petrel bench connectors}).
      */
     @Override
     void serve(Socket socket) throws IOException {
+        if (!setUpOnItsThread) {
+            Opened connection = open(socket);
+            try {
+                executor.execute(() -> run(connection));
+            } catch (RuntimeException | OutOfMemoryError e) { // no thread to be had: drop this one connection
+                connection.endpoint().close();
+                closed(connection.engine());
+            }
+            return;
+        }
         handOver();
         try {
-            executor.execute(() -> openAndServe(socket));
+            executor.execute(() -> openAndRun(socket));
         } catch (RuntimeException e) {
             takenOver();
             throw e;
@@ -71,26 +85,39 @@ final class SocketListener extends Listener<Socket> {
         }
     }
 
-    private void openAndServe(Socket socket) {
-        ProtocolConnection connection;
-        SocketEndpoint endpoint;
+    /** An accepted socket's endpoint and engine, registered with the listener. */
+    private record Opened(SocketEndpoint endpoint, ProtocolConnection engine) {
+    }
+
+    private Opened open(Socket socket) throws IOException {
+        socket.setTcpNoDelay(true); // responses leave in whole writes; Nagle would only delay them
+        SocketEndpoint endpoint = new SocketEndpoint(socket, writeLimits, counters);
+        ProtocolConnection engine = protocol.open(endpoint);
+        opened(engine); // registered before it runs: stopping must find it
+        return new Opened(endpoint, engine);
+    }
+
+    private void openAndRun(Socket socket) {
+        Opened connection;
         try {
-            socket.setTcpNoDelay(true); // responses leave in whole writes; Nagle would only delay them
-            endpoint = new SocketEndpoint(socket, writeLimits, counters);
-            connection = protocol.open(endpoint);
-            opened(connection); // registered before it runs: stopping must find it
+            connection = open(socket);
         } catch (IOException | RuntimeException e) {
             notStarted(socket, e);
             return;
         } finally {
             takenOver();
         }
-        watchdog.watch(endpoint);
+        run(connection);
+    }
+
+    /** Serves the connection on this thread until it closes. */
+    private void run(Opened connection) {
+        watchdog.watch(connection.endpoint());
         try {
-            connection.serve();
+            connection.engine().serve();
         } finally {
-            watchdog.forget(endpoint);
-            closed(connection);
+            watchdog.forget(connection.endpoint());
+            closed(connection.engine());
         }
     }
 
