@@ -53,7 +53,7 @@ final class SocketListener extends Listener<Socket> {
 
     /**
      * On {@code blocking}, hands the socket to a pool thread at once, and that thread sets the
-     * connection up: there the acceptor is one runnable thread among the hundreds serving, the
+     * connection up: there the acceptor is one runnable thread among the threads serving, the
      * scheduler gives it a share as small as theirs on a busy CPU, and a burst of new connections
      * waits on what it does for each. With the set-up on the acceptor it used twice the CPU per
      * connection, and the last connections of a burst of 100 waited hundreds of milliseconds more
