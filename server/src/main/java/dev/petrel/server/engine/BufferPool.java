@@ -7,9 +7,12 @@ package dev.petrel.server.engine;
  * How the pool works: {@link SlotPool}.
  */
 public final class BufferPool extends SlotPool<byte[]> {
+    private final int bufferSize;
+
     /** A pool of at most {@code capacity} free buffers of {@code bufferSize} bytes. */
     public BufferPool(int bufferSize, int capacity) {
-        super(bufferSize, capacity);
+        super(capacity);
+        this.bufferSize = bufferSize;
     }
 
     /** A pool sized for the machine: a few free buffers per processor. */
@@ -17,13 +20,18 @@ public final class BufferPool extends SlotPool<byte[]> {
         return new BufferPool(bufferSize, capacityForProcessors());
     }
 
-    @Override
-    public byte[] allocate() {
-        return new byte[bufferSize()];
+    /** The size in bytes of every buffer of this pool. */
+    public int bufferSize() {
+        return bufferSize;
     }
 
     @Override
-    public int sizeOf(byte[] buffer) {
-        return buffer.length;
+    protected byte[] allocate() {
+        return new byte[bufferSize];
+    }
+
+    @Override
+    protected boolean belongs(byte[] buffer) {
+        return buffer.length == bufferSize;
     }
 }

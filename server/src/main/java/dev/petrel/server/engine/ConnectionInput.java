@@ -19,22 +19,35 @@ import java.nio.ByteBuffer;
  * in the small one. {@link #buffer()} may therefore change at each fill: consumers must ask for it
  * again after every {@link #fill} and {@link #fillAvailable}.
  *
+ * <p>On a transport that waits without a thread the small buffer is pooled too: taken at the
+ * first read of a request and given back when {@link #settle()} finds it empty, so that an idle
+ * connection holds no read buffer at all. A thread-per-connection transport blocks in its read
+ * with a buffer in hand either way, so there the small buffer is the connection's own.
+ *
  * <p>Without a pool (AJP, whose packets must fit one buffer whole) the one buffer is all there is.
  */
 public final class ConnectionInput {
     /**
      * The size of the small buffer. A request head from ab, wrk, h2load or curl is 40 to 200 bytes,
      * a browser's typically 400 to 900 (user agent, accept lists, a few cookies): 1 KiB takes any
-     * of them in one read, so a keep-alive connection answering such requests never borrows, while
-     * 10,000 idle connections hold 10 MiB of read buffers instead of 80.
+     * of them in one read, so a keep-alive connection answering such requests never borrows a
+     * large one. Idle, a connection on an event loop holds none at all, one on its own thread this one.
      */
     public static final int SMALL_BUFFER_BYTES = 1024;
 
+    /**
+     * The current buffer while none is held: empty and read-only. Shared by every input, which is
+     * safe because its position, limit and mark can only ever be zero.
+     */
+    private static final ByteBuffer NONE = ByteBuffer.allocate(0).asReadOnlyBuffer();
+
     private final Endpoint endpoint;
-    private final ByteBuffer small;
-    private final InputBufferPool pool; // null: the small buffer is all there is
+    private final int smallSize;
+    private final InputBufferPool smallPool; // null: the small buffer is this input's own, for good
+    private final InputBufferPool pool;      // null: the small buffer is all there is
+    private ByteBuffer small;           // this input's own, or borrowed from smallPool, or null
     private ByteBuffer large;           // borrowed from the pool, or null
-    private ByteBuffer buffer;          // the current one: small or large
+    private ByteBuffer buffer;          // the current one: small, large or NONE
     private boolean brimful;            // the last read filled the small buffer: more is likely waiting
     private boolean drained;            // the last non-waiting read found the socket empty (see drained())
 
@@ -48,14 +61,30 @@ public final class ConnectionInput {
      * when it needs more room.
      */
     public ConnectionInput(Endpoint endpoint, int smallSize, InputBufferPool pool) {
+        this(endpoint, smallSize, null, pool);
+        this.small = ByteBuffer.allocate(smallSize);
+        this.small.limit(0);
+        this.buffer = small;
+    }
+
+    /**
+     * Input borrowing its small buffer from {@code smallPool} only while bytes are in flight, and
+     * a large one from {@code pool} when it needs more room: for an endpoint that waits without a
+     * thread (see the class comment).
+     */
+    public ConnectionInput(Endpoint endpoint, InputBufferPool smallPool, InputBufferPool pool) {
+        this(endpoint, smallPool.bufferSize(), smallPool, pool);
+    }
+
+    private ConnectionInput(Endpoint endpoint, int smallSize, InputBufferPool smallPool, InputBufferPool pool) {
         if (pool != null && pool.bufferSize() <= smallSize) {
             throw new IllegalArgumentException("large buffers of " + pool.bufferSize() + " bytes are not larger than " + smallSize);
         }
         this.endpoint = endpoint;
+        this.smallSize = smallSize;
+        this.smallPool = smallPool;
         this.pool = pool;
-        this.small = ByteBuffer.allocate(smallSize);
-        this.small.limit(0);
-        this.buffer = small;
+        this.buffer = NONE;
     }
 
     /** The current buffer, positioned at the first unconsumed byte; may change at each fill. */
@@ -128,30 +157,37 @@ public final class ConnectionInput {
      * nothing.
      */
     public void settle() {
-        if (large == null) {
-            // Bytes left over in a brimful small buffer are a pipelined burst, likely with more waiting;
-            // without any, what filled it was this exchange's, and the next request is read small.
-            if (!small.hasRemaining()) brimful = false;
-            return;
+        if (large != null) {
+            if (large.remaining() > smallSize) return;
+            if (large.hasRemaining()) {
+                takeSmall();
+                small.clear();
+                small.put(large);
+                small.flip();
+            }
+            giveBack();
         }
-        if (large.remaining() > small.capacity()) return;
-        small.clear();
-        small.put(large);
-        small.flip();
-        giveBack();
+        // Bytes left over in a brimful small buffer are a pipelined burst, likely with more waiting;
+        // without any, what filled it was this exchange's, and the next request is read small.
+        if (!buffer.hasRemaining()) {
+            brimful = false;
+            if (smallPool != null) giveBackSmall();
+        }
     }
 
     /**
-     * The connection reads no more: gives a borrowed buffer back whatever it holds. Reading after
-     * this sees the small buffer, empty.
+     * The connection reads no more: gives borrowed buffers back whatever they hold. Reading after
+     * this finds no bytes buffered.
      */
     public void release() {
-        small.clear().limit(0);
         if (large != null) giveBack();
+        if (small != null) small.clear().limit(0);
+        if (smallPool != null) giveBackSmall();
     }
 
     /** Compacts the current buffer for a read, first moving to the large one when more room is needed. */
     private void makeRoom() {
+        if (buffer == NONE) takeSmall();
         buffer.compact();
         if (buffer != small || pool == null) return;
         if (small.hasRemaining() && !brimful) return;
@@ -172,8 +208,24 @@ public final class ConnectionInput {
     private void giveBack() {
         ByteBuffer borrowed = large;
         large = null;
-        buffer = small;
+        buffer = small != null ? small : NONE;
         brimful = false;
         pool.release(borrowed);
+    }
+
+    /** Makes the small buffer current, empty, borrowing it first when none is held. */
+    private void takeSmall() {
+        if (small == null) small = smallPool.acquire();
+        small.clear().limit(0);
+        buffer = small;
+    }
+
+    /** Gives a borrowed small buffer back, empty: nothing is held until the next read. */
+    private void giveBackSmall() {
+        if (small == null || large != null) return;
+        ByteBuffer borrowed = small;
+        small = null;
+        buffer = NONE;
+        smallPool.release(borrowed);
     }
 }

@@ -14,8 +14,9 @@ import java.io.IOException;
  * response have left, nothing can replace them: the connection is cut instead, so the client sees
  * a truncated response rather than a wrong one.
  *
- * <p>One per connection (or stream), reused for every exchange on it; the protocol arms its
- * {@link #request()} and {@link #response()} before {@link #run}.
+ * <p>Reused for every exchange of its connection (or stream), or, pooled, {@linkplain #bind bound}
+ * to the connection whose request is in flight; the protocol arms its {@link #request()} and
+ * {@link #response()} before {@link #run}.
  */
 public final class Exchange {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.handler");
@@ -23,9 +24,9 @@ public final class Exchange {
     private final ExchangeRequest request;
     private final ExchangeResponse response;
     private final BodySource body;
-    private final ConnectionLifecycle lifecycle;
-    private final Endpoint connection;
     private final String protocol;
+    private ConnectionLifecycle lifecycle;
+    private Endpoint connection;
 
     /**
      * An exchange over {@code body} and {@code wire} on {@code connection}, its response buffered
@@ -34,12 +35,32 @@ public final class Exchange {
      */
     public Exchange(BodySource body, ResponseWire wire, BufferPool pool, ConnectionLifecycle lifecycle, Endpoint connection,
                     String protocol) {
+        this(body, wire, pool, protocol);
+        bind(lifecycle, connection);
+    }
+
+    /** An exchange as above, bound to no connection yet: {@link #bind} before each use. */
+    public Exchange(BodySource body, ResponseWire wire, BufferPool pool, String protocol) {
         this.body = body;
         this.request = new ExchangeRequest(body);
-        this.response = new ExchangeResponse(wire, pool, body, connection);
+        this.response = new ExchangeResponse(wire, pool, body);
+        this.protocol = protocol;
+    }
+
+    /** Binds this exchange to {@code connection}, cut through {@code lifecycle}, for the exchanges that follow. */
+    public void bind(ConnectionLifecycle lifecycle, Endpoint connection) {
         this.lifecycle = lifecycle;
         this.connection = connection;
-        this.protocol = protocol;
+        response.bind(connection);
+    }
+
+    /**
+     * Whether the handler detached the last exchange's response (see
+     * {@link dev.petrel.server.Response#detach}): another thread may then still hold its request
+     * and response, so a pool must not hand this exchange to another connection.
+     */
+    public boolean detached() {
+        return response.detached() != null;
     }
 
     /** The request, for the protocol to arm. */

@@ -26,7 +26,7 @@ import java.util.Objects;
  *       the client never sent whole. The exchange then answers with the body's own status.</li>
  * </ul>
  *
- * <p>One per connection (or stream), {@linkplain #begin re-armed} for every exchange. The work
+ * <p>One per {@link Exchange}, {@linkplain #begin re-armed} for every exchange. The work
  * buffer comes from the server's {@link BufferPool} when the first body byte is buffered and goes
  * back at {@link #release()}, so an idle connection holds none.
  */
@@ -38,7 +38,6 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private final ResponseWire wire;
     private final BufferPool pool;
     private final BodyFailure requestBody;
-    private final Endpoint connection;
     private final int headRoom;
     private final int bufferSize;
     private final ResponseHeaders headers = new ResponseHeaders();
@@ -51,21 +50,26 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private long declaredLength;
     private int buffered; // body bytes held at headRoom in work, not sent yet
     private long written; // body bytes the handler wrote, sent or not
+    private Endpoint connection; // bound by the exchange
     private Completion detached; // when the handler detached the response
     private volatile boolean closedToHandler; // a detached response timed out: the late handler's calls fail
 
     /**
-     * A response on {@code connection} framed by {@code wire}, buffering in {@code pool}'s buffers,
-     * ruled by {@code requestBody}'s state.
+     * A response framed by {@code wire}, buffering in {@code pool}'s buffers, ruled by
+     * {@code requestBody}'s state; its exchange {@linkplain #bind binds} it to a connection.
      */
-    public ExchangeResponse(ResponseWire wire, BufferPool pool, BodyFailure requestBody, Endpoint connection) {
+    ExchangeResponse(ResponseWire wire, BufferPool pool, BodyFailure requestBody) {
         this.wire = wire;
         this.pool = pool;
         this.requestBody = requestBody;
-        this.connection = connection;
         this.headRoom = wire.headRoom();
         this.bufferSize = pool.bufferSize() - wire.headRoom() - wire.tailRoom();
         if (bufferSize < 1) throw new IllegalArgumentException("pool buffers leave no room for a body");
+    }
+
+    /** The connection the exchanges that follow are on. */
+    void bind(Endpoint connection) {
+        this.connection = connection;
     }
 
     /** Begins the next exchange's response; {@code headRequest}: the body is counted, never sent. */

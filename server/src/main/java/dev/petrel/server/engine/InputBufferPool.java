@@ -9,9 +9,12 @@ import java.nio.ByteBuffer;
  * one back does not allocate a new wrapper. How the pool works: {@link SlotPool}.
  */
 public final class InputBufferPool extends SlotPool<ByteBuffer> {
+    private final int bufferSize;
+
     /** A pool of at most {@code capacity} free buffers of {@code bufferSize} bytes. */
     public InputBufferPool(int bufferSize, int capacity) {
-        super(bufferSize, capacity);
+        super(capacity);
+        this.bufferSize = bufferSize;
     }
 
     /** A pool sized for the machine: a few free buffers per processor. */
@@ -19,13 +22,18 @@ public final class InputBufferPool extends SlotPool<ByteBuffer> {
         return new InputBufferPool(bufferSize, capacityForProcessors());
     }
 
-    @Override
-    public ByteBuffer allocate() {
-        return ByteBuffer.allocate(bufferSize());
+    /** The size in bytes of every buffer of this pool. */
+    public int bufferSize() {
+        return bufferSize;
     }
 
     @Override
-    public int sizeOf(ByteBuffer buffer) {
-        return buffer.capacity();
+    protected ByteBuffer allocate() {
+        return ByteBuffer.allocate(bufferSize);
+    }
+
+    @Override
+    protected boolean belongs(ByteBuffer buffer) {
+        return buffer.capacity() == bufferSize;
     }
 }

@@ -3,25 +3,23 @@ package dev.petrel.server.engine;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Buffers of one size shared by the connections of one listener, so that a connection holds one
- * only while it needs it and a busy one takes a buffer back from the pool instead of allocating
- * one. {@link BufferPool} holds arrays (response buffers), {@link InputBufferPool} heap byte
- * buffers (large read buffers).
+ * Things shared by the connections of one listener, so that a connection holds one only while it
+ * needs it and a busy one takes one back from the pool instead of allocating one. {@link BufferPool}
+ * holds arrays (response buffers), {@link InputBufferPool} heap byte buffers (read buffers), and
+ * HTTP/1.1 pools the machinery of an exchange in flight.
  *
- * <p>A fixed set of slots, each empty or holding a free buffer, taken and given back with one
+ * <p>A fixed set of slots, each empty or holding a free item, taken and given back with one
  * compare-and-set and no lock, so the pool itself allocates nothing. When every slot is empty a
- * new buffer is allocated; when every slot is full a returned buffer is left to the collector.
+ * new item is allocated; when every slot is full a returned one is left to the collector.
  * Each thread starts looking at a different slot to keep threads apart.
  *
- * @param <B> the kind of buffer
+ * @param <B> the kind of item
  */
 public abstract class SlotPool<B> {
-    private final int bufferSize;
     private final AtomicReferenceArray<B> slots;
 
-    /** A pool of at most {@code capacity} free buffers of {@code bufferSize} bytes. */
-    public SlotPool(int bufferSize, int capacity) {
-        this.bufferSize = bufferSize;
+    /** A pool of at most {@code capacity} free items. */
+    protected SlotPool(int capacity) {
         this.slots = new AtomicReferenceArray<>(capacity);
     }
 
@@ -30,18 +28,13 @@ public abstract class SlotPool<B> {
         return Math.max(16, 8 * Runtime.getRuntime().availableProcessors());
     }
 
-    /** The size in bytes of every buffer of this pool. */
-    public final int bufferSize() {
-        return bufferSize;
-    }
+    /** A new item, when no free one is left. */
+    protected abstract B allocate();
 
-    /** A new buffer of {@link #bufferSize()} bytes, when no free one is left. */
-    public abstract B allocate();
+    /** Whether {@code item} could have come from this pool (a buffer of its size), to refuse one that did not. */
+    protected abstract boolean belongs(B item);
 
-    /** The size in bytes of {@code buffer}, to refuse one that is not of this pool. */
-    public abstract int sizeOf(B buffer);
-
-    /** A free buffer, its contents undefined. */
+    /** A free item, its contents undefined. */
     public final B acquire() {
         int n = slots.length();
         int start = firstSlot(n);
@@ -53,9 +46,9 @@ public abstract class SlotPool<B> {
         return allocate();
     }
 
-    /** Gives back a buffer from {@link #acquire()}; the caller must not touch it afterwards. */
+    /** Gives back an item from {@link #acquire()}; the caller must not touch it afterwards. */
     public final void release(B buffer) {
-        if (sizeOf(buffer) != bufferSize) throw new IllegalArgumentException("not a buffer of this pool");
+        if (!belongs(buffer)) throw new IllegalArgumentException("not an item of this pool");
         int n = slots.length();
         int start = firstSlot(n);
         for (int i = 0; i < n; i++) {

@@ -8,16 +8,12 @@ import dev.petrel.http.Methods;
 import dev.petrel.http.ParseStatus;
 import dev.petrel.http.PercentDecoder;
 import dev.petrel.http.RequestHead;
-import dev.petrel.http.RequestParser;
 import dev.petrel.http.TargetForm;
 import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
-import dev.petrel.server.engine.BodyWaitLimits;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.ConnectionInput;
 import dev.petrel.server.engine.Endpoint;
-import dev.petrel.server.engine.Exchange;
-import dev.petrel.server.engine.ExchangeRequest;
 import dev.petrel.server.engine.ExchangeResponse;
 import dev.petrel.server.engine.HeadWait;
 import dev.petrel.server.engine.InputBufferPool;
@@ -46,13 +42,10 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
     private final Handler handler;
     private final boolean handlerMayBlock;
     private final ServerConfig config;
-    private final RequestParser parser;
-    private final RequestBody body;
-    private final Http1Wire wire;
-    private final Exchange exchange;
-    private final ExchangeRequest request;
-    private final ExchangeResponse response;
+    private final Http1ExchangeParts.Pool partsPool;
     private final RequestBody.FirstReadListener continueOnFirstRead = this::sendContinue; // made once, not per request
+    // taken from the pool at a head's first byte, given back when its exchange is over: see parts()
+    private Http1ExchangeParts parts;
 
     private boolean rejecting;       // answering a head that could not be used: then the connection closes
 
@@ -72,47 +65,53 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
     private boolean decision;
 
     /**
-     * An engine for one connection with a response buffer and a large read buffer of its own
-     * (single-slot pools); call {@link #serve()} on the thread the transport gives it.
+     * An engine for one connection with a response buffer, a large read buffer and a set of
+     * exchange parts of its own (single-slot pools); call {@link #serve()} on the thread the
+     * transport gives it.
      */
     public Http1Connection(Endpoint endpoint, Handler handler, ServerConfig config, DateCache dates) {
-        this(endpoint, handler, handler.mayBlock(), config, dates, new BufferPool(responseBufferBytes(config), 1),
-                new InputBufferPool(LARGE_INPUT_BYTES, 1), null);
+        this(endpoint, handler, handler.mayBlock(), config,
+                new Http1ExchangeParts.Pool(config, dates, new BufferPool(responseBufferBytes(config), 1), 1),
+                new InputBufferPool(ConnectionInput.SMALL_BUFFER_BYTES, 1), new InputBufferPool(LARGE_INPUT_BYTES, 1), null);
     }
 
     /**
-     * An engine for one connection taking response buffers from {@code pool} (see
-     * {@link #responseBufferBytes}) and large read buffers from {@code inputPool} (of
-     * {@link #LARGE_INPUT_BYTES}; see {@link ConnectionInput}), both shared by the listener's
-     * connections; {@code handlerMayBlock} is {@code handler.mayBlock()}, asked once per listener
-     * rather than per connection.
+     * An engine for one connection taking the parts of each exchange from {@code partsPool}
+     * (which also holds the response buffers, of {@link #responseBufferBytes}), small read buffers
+     * from {@code smallInputPool} (of {@link ConnectionInput#SMALL_BUFFER_BYTES}, when the endpoint
+     * waits without a thread) and large ones from {@code inputPool} (of {@link #LARGE_INPUT_BYTES};
+     * see {@link ConnectionInput}), all shared by the listener's connections; {@code handlerMayBlock} is
+     * {@code handler.mayBlock()}, asked once per listener rather than per connection.
      */
-    Http1Connection(Endpoint endpoint, Handler handler, boolean handlerMayBlock, ServerConfig config, DateCache dates,
-                    BufferPool pool, InputBufferPool inputPool, ForwardedOrigin forwarded) {
-        super(endpoint, new ConnectionInput(endpoint, ConnectionInput.SMALL_BUFFER_BYTES, inputPool), config.headerTimeout().toNanos());
+    Http1Connection(Endpoint endpoint, Handler handler, boolean handlerMayBlock, ServerConfig config,
+                    Http1ExchangeParts.Pool partsPool, InputBufferPool smallInputPool, InputBufferPool inputPool,
+                    ForwardedOrigin forwarded) {
+        super(endpoint, input(endpoint, smallInputPool, inputPool), config.headerTimeout().toNanos());
         this.forwarded = forwarded;
         this.handler = handler;
         this.handlerMayBlock = handlerMayBlock;
         this.config = config;
-        this.parser = new RequestParser(config.limits());
+        this.partsPool = partsPool;
         this.headerTimeoutNanos = config.headerTimeout().toNanos();
         this.idleTimeoutNanos = config.idleTimeout().toNanos();
         this.headParser = new HeadWait.Parser() { // made once, not per request
             @Override
             public void reset() {
-                parser.reset();
+                if (parts != null) parts.parser.reset(); // a set from the pool comes reset
             }
 
             @Override
             public ParseStatus parse() {
-                return parser.parse(input.buffer());
+                return parts().parser.parse(input.buffer()); // called only once bytes of a head are here
             }
         };
-        this.body = new RequestBody(input, config.limits(), new BodyWaitLimits(config));
-        this.wire = new Http1Wire(endpoint, dates, this);
-        this.exchange = new Exchange(body, wire, pool, lifecycle, endpoint, "HTTP/1.1");
-        this.request = exchange.request();
-        this.response = exchange.response();
+    }
+
+    /** The input: its small buffer pooled where the endpoint waits without a thread, else its own. */
+    private static ConnectionInput input(Endpoint endpoint, InputBufferPool smallInputPool, InputBufferPool inputPool) {
+        return endpoint.waitsWithoutThread()
+                ? new ConnectionInput(endpoint, smallInputPool, inputPool)
+                : new ConnectionInput(endpoint, ConnectionInput.SMALL_BUFFER_BYTES, inputPool);
     }
 
     /** The size of the pooled buffers a response needs: the body buffer and room for its framing. */
@@ -150,14 +149,15 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
                         try {
                             keep = exchange();
                         } finally {
-                            response.release(); // an idle connection holds no response buffer
-                            input.settle();     // nor a large read buffer, once what is left fits the small one
+                            parts.response.release(); // an idle connection holds no response buffer
+                            releaseParts();           // nor the exchange's parts
+                            input.settle();           // nor a large read buffer, once what is left fits the small one
                         }
                         if (!keep) return false;
                     }
                     case REJECTED -> {
                         heads.taken();
-                        HttpError error = parser.error();
+                        HttpError error = parts().parser.error();
                         LOG.log(System.Logger.Level.DEBUG, () -> "rejected request from " + endpoint.remoteAddress()
                                 + ": " + error.status() + " " + error.reason());
                         sendErrorAndClose(error.status(), error.reason());
@@ -181,6 +181,7 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
             return false;
         } finally {
             if (!waiting) {
+                releaseParts();
                 input.release();
                 lifecycle.end();
             }
@@ -203,11 +204,11 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
         if (!handlerMayBlock) return false;
         if (!heads.complete()) return true;
         if (decidedFor == served) return decision; // asked again for the same head
-        RequestHead parsed = parser.head();
+        RequestHead parsed = parts().parser.head();
         String path = pathOf(parsed);
         // an invalid path is answered with a 400 by the engine, which never blocks
         if (path != null) arm(parsed, path);
-        decision = path != null && handler.mayBlock(request);
+        decision = path != null && handler.mayBlock(parts.request);
         decidedFor = served;
         return decision;
     }
@@ -223,10 +224,41 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
         return heads.await(mayWait, served == 0 ? headerTimeoutNanos : idleTimeoutNanos, headParser);
     }
 
+    // ---- the parts of an exchange ----
+
+    /** The parts of the exchange in flight, taken from the pool and bound to this connection at the first call. */
+    private Http1ExchangeParts parts() {
+        Http1ExchangeParts taken = parts;
+        if (taken == null) {
+            taken = partsPool.acquire();
+            taken.bind(this, endpoint, input, lifecycle);
+            parts = taken;
+        }
+        return taken;
+    }
+
+    /**
+     * The exchange is over, or the connection: its parts go back to the pool, unless the handler
+     * detached the response and so may still hold its request and response on another thread;
+     * such a set is left to the collector rather than handed to another connection.
+     */
+    private void releaseParts() {
+        Http1ExchangeParts held = parts;
+        if (held == null) return;
+        parts = null;
+        head = null;
+        if (held.exchange.detached()) return;
+        held.unbind();
+        partsPool.release(held);
+    }
+
     // ---- one exchange ----
 
     private boolean exchange() throws IOException {
-        head = parser.head();
+        Http1ExchangeParts parts = parts();
+        RequestBody body = parts.body;
+        ExchangeResponse response = parts.response;
+        head = parts.parser.head();
         served++;
         continueSent = false;
         String path = pathOf(head);
@@ -242,12 +274,12 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
         arm(head, path);
         response.begin(Methods.HEAD.equals(head.method()));
         try {
-            if (!exchange.run(handler)) return false;
+            if (!parts.exchange.run(handler)) return false;
         } catch (IOException e) {
             LOG.log(System.Logger.Level.DEBUG, () -> "response to " + endpoint.remoteAddress() + " failed: " + e);
             return false;
         }
-        if (wire.closesConnection()) {
+        if (parts.wire.closesConnection()) {
             if (!clientSaidItsLast()) lifecycle.closeGracefully(); // else serve() closes at once
             return false;
         }
@@ -266,13 +298,13 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
             origin = forwarded;
             host = forwarded.host();
         }
-        request.begin(parsed.method(), parsed.target(), parsed.rawPath(), path, parsed.query(), parsed.version(),
+        parts().request.begin(parsed.method(), parsed.target(), parsed.rawPath(), path, parsed.query(), parsed.version(),
                 host, parsed.headers(), parsed.contentLength(), parsed.framing() != BodyFraming.NONE, origin);
     }
 
     private void sendContinue() throws IOException {
-        if (head.expectContinue() && !continueSent && !response.committed()) {
-            response.interim(100);
+        if (head.expectContinue() && !continueSent && !parts.response.committed()) {
+            parts.response.interim(100);
             continueSent = true;
         }
     }
@@ -299,6 +331,7 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
     public boolean mustClose() {
         if (rejecting) return true;
         if (!head.keepAlive() || lifecycle.draining() || served >= config.maxRequestsPerConnection()) return true;
+        RequestBody body = parts.body;
         if (body.failed()) return true;
         if (!body.finished()) {
             // A client that waits for 100-continue and got a final answer may or may not send the body.
@@ -326,11 +359,12 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
     /** Answers a request whose head could not be used, then closes: the framing is in doubt. */
     private void sendErrorAndClose(int status, String reason) throws IOException {
         rejecting = true;
-        response.begin(false);
+        Http1ExchangeParts parts = parts();
+        parts.response.begin(false);
         try {
-            exchange.answerWithError(status, reason);
+            parts.exchange.answerWithError(status, reason);
         } finally {
-            response.release();
+            parts.response.release();
         }
         lifecycle.closeGracefully();
     }
@@ -343,6 +377,6 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
      * cost a half-close, a wait for the client's FIN and a wake-up per connection.
      */
     private boolean clientSaidItsLast() {
-        return !head.keepAlive() && body.finished() && !input.hasRemaining();
+        return !head.keepAlive() && parts.body.finished() && !input.hasRemaining();
     }
 }

@@ -6,6 +6,7 @@ import dev.petrel.http.ResponseHeadEncoder;
 import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
 import dev.petrel.server.engine.BufferPool;
+import dev.petrel.server.engine.ConnectionInput;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.InputBufferPool;
 import dev.petrel.server.engine.Protocol;
@@ -34,7 +35,8 @@ public final class Http1Protocol implements Protocol {
     private final Handler handler;
     private final ServerConfig config;
     private final DateCache dates;
-    private final BufferPool buffers;
+    private final Http1ExchangeParts.Pool exchangeParts;
+    private final InputBufferPool smallInputBuffers;
     private final InputBufferPool inputBuffers;
     private final boolean handlerMayBlock;
     private final TrustedProxies trustedProxies;
@@ -54,7 +56,9 @@ public final class Http1Protocol implements Protocol {
         this.handler = Objects.requireNonNull(handler, "handler");
         this.config = Objects.requireNonNull(config, "config");
         this.dates = Objects.requireNonNull(dates, "dates");
-        this.buffers = BufferPool.forProcessors(Http1Connection.responseBufferBytes(config));
+        this.exchangeParts = Http1ExchangeParts.Pool.forProcessors(config, dates,
+                BufferPool.forProcessors(Http1Connection.responseBufferBytes(config)));
+        this.smallInputBuffers = InputBufferPool.forProcessors(ConnectionInput.SMALL_BUFFER_BYTES);
         this.inputBuffers = InputBufferPool.forProcessors(Http1Connection.LARGE_INPUT_BYTES);
         this.handlerMayBlock = handler.mayBlock();
     }
@@ -62,7 +66,8 @@ public final class Http1Protocol implements Protocol {
     @Override
     public ProtocolConnection open(Endpoint endpoint) {
         ForwardedOrigin forwarded = trustedProxies.isEmpty() ? null : new ForwardedOrigin(trustedProxies);
-        return new Http1Connection(endpoint, handler, handlerMayBlock, config, dates, buffers, inputBuffers, forwarded);
+        return new Http1Connection(endpoint, handler, handlerMayBlock, config, exchangeParts, smallInputBuffers, inputBuffers,
+                forwarded);
     }
 
     /** {@code 503} with {@code Retry-After}, a line of text and {@code Connection: close}. */

@@ -41,17 +41,22 @@ final class Http1Wire implements ResponseWire {
         boolean confirmKeepAlive();
     }
 
-    private final Endpoint endpoint;
     private final DateCache dates;
-    private final Connection connection;
     private final ByteSink sink = new ByteSink(256); // the head, a chunk header or a last chunk: small, encoded apart
+    private Endpoint endpoint;     // bound to the connection whose request is in flight
+    private Connection connection;
     private Framing framing;
     private boolean closeConnection;
     private boolean sent;
 
-    Http1Wire(Endpoint endpoint, DateCache dates, Connection connection) {
-        this.endpoint = endpoint;
+    /** A wire dating responses from {@code dates}; {@link #bind} it before use. */
+    Http1Wire(DateCache dates) {
         this.dates = dates;
+    }
+
+    /** Frames the responses that follow for {@code connection}, writing them to {@code endpoint}. */
+    void bind(Endpoint endpoint, Connection connection) {
+        this.endpoint = endpoint;
         this.connection = connection;
     }
 

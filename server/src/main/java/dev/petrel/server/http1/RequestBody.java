@@ -13,8 +13,9 @@ import java.nio.ByteBuffer;
 
 /**
  * The body of the current HTTP/1.1 request, read from the connection's buffer and then from the
- * endpoint: of a declared length, or chunked. One instance per connection, re-armed for each
- * request, so reading a body costs no allocation beyond the caller's array. Each fill may change
+ * endpoint: of a declared length, or chunked. Part of the {@link Http1ExchangeParts} a connection
+ * holds while a request is in flight, re-armed for each request, so reading a body costs no
+ * allocation beyond the caller's array. Each fill may change
  * the connection's buffer (see {@link ConnectionInput}), so the buffer is asked for again after
  * every fill, never kept. The failure rules are {@link BodySource}'s.
  */
@@ -26,9 +27,9 @@ final class RequestBody extends BodySource {
         void beforeFirstRead() throws IOException;
     }
 
-    private final ConnectionInput input;
     private final ChunkedDecoder chunked;
     private final BodyWaitLimits.Fill fill; // made once, not per read
+    private ConnectionInput input; // bound to the connection whose request is in flight
     private FirstReadListener listener;
     private Mode mode = Mode.NONE;
     private long remaining;
@@ -36,11 +37,16 @@ final class RequestBody extends BodySource {
     private boolean touched;
     private ByteBuffer wrapped = ByteBuffer.allocate(0);
 
-    RequestBody(ConnectionInput input, HttpLimits limits, BodyWaitLimits waits) {
+    /** A body stream within {@code limits} and {@code waits}; {@link #bind} it before use. */
+    RequestBody(HttpLimits limits, BodyWaitLimits waits) {
         super(waits);
-        this.input = input;
         this.chunked = new ChunkedDecoder(limits);
-        this.fill = input::fill;
+        this.fill = timeoutMillis -> input.fill(timeoutMillis);
+    }
+
+    /** Reads the bodies that follow from {@code input}. */
+    void bind(ConnectionInput input) {
+        this.input = input;
     }
 
     void none() {

@@ -207,4 +207,49 @@ class ConnectionInputTest {
         input.fill(1000);
         return input;
     }
+
+    @Test
+    void aPooledSmallBufferIsHeldOnlyWhileBytesAreInFlight() throws IOException {
+        InputBufferPool smallPool = new InputBufferPool(SMALL, 1);
+        ByteBuffer small = ByteBuffer.allocate(SMALL);
+        smallPool.release(small);
+        ScriptedEndpoint endpoint = new ScriptedEndpoint(List.of("GET /1 HTTP/1.1\r\n\r\nGET", " /2 HTTP/1.1\r\n\r\n"),
+                8192, ScriptedEndpoint.End.EOF);
+        ConnectionInput input = new ConnectionInput(endpoint, smallPool, pool);
+        assertThat(input.hasRemaining()).isFalse();
+
+        assertThat(input.fill(1000)).isEqualTo(22);
+        assertThat(input.buffer()).isSameAs(small);
+        assertThat(take(input, 19)).isEqualTo("GET /1 HTTP/1.1\r\n\r\n");
+        input.settle();
+        assertThat(input.buffer()).as("kept: the next request has begun in it").isSameAs(small);
+
+        assertThat(input.fill(1000)).isEqualTo(16);
+        assertThat(takeAll(input)).isEqualTo("GET /2 HTTP/1.1\r\n\r\n");
+        input.settle();
+        assertThat(input.hasRemaining()).isFalse();
+        assertThat(smallPool.acquire()).as("given back once empty").isSameAs(small);
+    }
+
+    @Test
+    void bytesLeftInTheLargeBufferMoveToAPooledSmallBufferTakenForThem() throws IOException {
+        InputBufferPool smallPool = new InputBufferPool(SMALL, 1);
+        String data = bytes(3000, 'a');
+        ScriptedEndpoint endpoint = new ScriptedEndpoint(data, 8192, ScriptedEndpoint.End.EOF);
+        ConnectionInput input = new ConnectionInput(endpoint, smallPool, pool);
+
+        input.fill(1000);
+        String first = takeAll(input);
+        input.fill(1000);
+        assertThat(input.buffer()).isSameAs(pooled);
+        String second = take(input, 3000 - SMALL - 100);
+        input.settle();
+
+        assertThat(input.borrowing()).isFalse();
+        assertThat(first + second + takeAll(input)).isEqualTo(data);
+        assertThat(pool.acquire()).as("the large buffer, back").isSameAs(pooled);
+        input.release();
+        assertThat(input.hasRemaining()).isFalse();
+        assertThat(smallPool.acquire().capacity()).as("the small one, back at release").isEqualTo(SMALL);
+    }
 }

@@ -54,6 +54,7 @@ class Http1ConnectionInputTest {
         response.send((request.path() + (pad == null ? "" : " pad=" + pad.length())).getBytes(StandardCharsets.US_ASCII));
     };
 
+    private final InputBufferPool smallPool = new InputBufferPool(ConnectionInput.SMALL_BUFFER_BYTES, 1);
     private final InputBufferPool pool = new InputBufferPool(Http1Connection.LARGE_INPUT_BYTES, 1);
     private final ByteBuffer pooled = ByteBuffer.allocate(Http1Connection.LARGE_INPUT_BYTES);
 
@@ -61,11 +62,15 @@ class Http1ConnectionInputTest {
         pool.release(pooled);
     }
 
+    private static Http1ExchangeParts.Pool exchangeParts(ServerConfig config) {
+        return new Http1ExchangeParts.Pool(config, new DateCache(CLOCK),
+                new BufferPool(Http1Connection.responseBufferBytes(config), 1), 1);
+    }
+
     private ScriptedEndpoint serve(Handler handler, List<String> segments, int bytesPerRead) {
         ScriptedEndpoint endpoint = new ScriptedEndpoint(segments, bytesPerRead, ScriptedEndpoint.End.EOF);
         ServerConfig config = ServerConfig.DEFAULT;
-        new Http1Connection(endpoint, handler, true, config, new DateCache(CLOCK),
-                new BufferPool(Http1Connection.responseBufferBytes(config), 1), pool, null).serve();
+        new Http1Connection(endpoint, handler, true, config, exchangeParts(config), smallPool, pool, null).serve();
         return endpoint;
     }
 
@@ -260,8 +265,7 @@ class Http1ConnectionInputTest {
         // an event-loop transport: the engine returns while a large head is only partly there
         SuspendingEndpoint endpoint = new SuspendingEndpoint();
         ServerConfig config = ServerConfig.DEFAULT;
-        Http1Connection engine = new Http1Connection(endpoint, PATH, true, config, new DateCache(CLOCK),
-                new BufferPool(Http1Connection.responseBufferBytes(config), 1), pool, null);
+        Http1Connection engine = new Http1Connection(endpoint, PATH, true, config, exchangeParts(config), smallPool, pool, null);
         String head = getPadded("/big", 4096);
         endpoint.feed(head.substring(0, 3000));
 
@@ -276,6 +280,54 @@ class Http1ConnectionInputTest {
 
         assertThat(endpoint.output()).isEqualTo(ok("/big pad=4096") + ok("/after"));
         assertThat(pooledIsBack()).isTrue();
+    }
+
+    @Test
+    void anIdleConnectionOnAnEventLoopHoldsNoReadBufferAndNoExchangeParts() {
+        SuspendingEndpoint endpoint = new SuspendingEndpoint();
+        ServerConfig config = ServerConfig.DEFAULT;
+        Http1ExchangeParts.Pool parts = exchangeParts(config);
+        Http1ExchangeParts set = parts.acquire();
+        parts.release(set);
+        ByteBuffer small = ByteBuffer.allocate(ConnectionInput.SMALL_BUFFER_BYTES);
+        smallPool.release(small);
+        Http1Connection engine = new Http1Connection(endpoint, PATH, true, config, parts, smallPool, pool, null);
+
+        for (String path : List.of("/one", "/two")) {
+            endpoint.feed(get(path));
+            assertThat(engine.poll()).isTrue();
+            assertThat(engine.serve()).as("waiting for the next request").isTrue();
+            assertThat(smallPool.acquire()).as("the small buffer, back while idle").isSameAs(small);
+            assertThat(parts.acquire()).as("the exchange's parts, back while idle").isSameAs(set);
+            smallPool.release(small);
+            parts.release(set);
+        }
+        assertThat(endpoint.output()).isEqualTo(ok("/one") + ok("/two"));
+    }
+
+    @Test
+    void theExchangePartsOfADetachedResponseAreNotPooledAgain() throws Exception {
+        // the handler's thread may still hold the request and response: another connection must not get them
+        Handler detaching = (request, response) -> {
+            var detached = response.detach(java.time.Duration.ofSeconds(5));
+            Thread.ofPlatform().start(() -> {
+                try {
+                    response.contentType("text/plain").send("late\n");
+                    detached.complete();
+                } catch (Exception e) {
+                    detached.fail(e);
+                }
+            });
+        };
+        ScriptedEndpoint endpoint = new ScriptedEndpoint(List.of(get("/late") + get("/again")), 65536, ScriptedEndpoint.End.EOF);
+        ServerConfig config = ServerConfig.DEFAULT;
+        Http1ExchangeParts.Pool parts = exchangeParts(config);
+        Http1ExchangeParts set = parts.acquire();
+        parts.release(set);
+        new Http1Connection(endpoint, detaching, true, config, parts, smallPool, pool, null).serve();
+
+        assertThat(endpoint.output()).contains("late\n").doesNotContain("HTTP/1.1 5");
+        assertThat(parts.acquire()).as("a fresh set, never one a detached response had").isNotSameAs(set);
     }
 
     /** Echoes a body, answers a GET with its path and pad length. */
