@@ -16,6 +16,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Many HTTP/1.1 keep-alive connections from one thread and one {@link Selector}: {@link #open}
@@ -23,6 +25,8 @@ import java.util.Set;
  * the answered ones are then held, idle, until {@link #again} sends each another request or
  * {@link #close} ends them all. Every wait is bounded by a deadline and by a stall limit (no
  * connection got anywhere for that long), so a server that stops answering costs a bounded time.
+ * Over TLS (the client's JDK engine, {@link TlsClientConnection}) each connection first does a
+ * full handshake, or resumes an earlier connection's session where the server offers it.
  *
  * <p>Not thread-safe: one thread drives it, as one event loop would.
  */
@@ -36,6 +40,8 @@ final class IdleClient implements AutoCloseable {
         REFUSED("refused"),
         /** reset, or another I/O error, after it was connected */
         RESET("reset"),
+        /** the TLS handshake failed */
+        HANDSHAKE("TLS handshake failed"),
         /** the server closed it before a whole response */
         CLOSED("closed by the server"),
         /** a whole response, not 2xx */
@@ -87,6 +93,8 @@ final class IdleClient implements AutoCloseable {
     private static final class Connection {
         final SocketChannel channel;
         final ResponseReader reader = new ResponseReader();
+        TlsClientConnection tls; // over TLS: made once connected; else null
+        boolean refreshing;      // asked again while others open (see open): its answer is not counted again
         SelectionKey key;
         boolean connected;
         int written;
@@ -98,6 +106,8 @@ final class IdleClient implements AutoCloseable {
     }
 
     private final InetSocketAddress server;
+    private final SSLContext tls;                   // null: plain HTTP
+    private final TlsClientConnection.Shared tlsBuffers;
     private final Selector selector;
     // every channel ever opened, so that close() ends each one whatever state it was left in
     private final List<SocketChannel> channels = new ArrayList<>();
@@ -109,7 +119,17 @@ final class IdleClient implements AutoCloseable {
 
     /** A client for the server at {@code server}; nothing is connected until {@link #open}. */
     IdleClient(InetSocketAddress server) throws IOException {
+        this(server, null);
+    }
+
+    /**
+     * A client for the server at {@code server}, over TLS with {@code tls}'s trust when it is not
+     * null; nothing is connected until {@link #open}.
+     */
+    IdleClient(InetSocketAddress server, SSLContext tls) throws IOException {
         this.server = server;
+        this.tls = tls;
+        this.tlsBuffers = tls == null ? null : new TlsClientConnection.Shared(tls);
         this.selector = Selector.open();
     }
 
@@ -135,8 +155,13 @@ final class IdleClient implements AutoCloseable {
      * response at a time, sends the request on each and holds those answered with 2xx. Stops waiting
      * at {@code limit} or after {@code stall} without progress; what is then still in flight has
      * timed out and is closed, and what was not yet started is counted as such.
+     *
+     * <p>While it opens, a held connection idle for {@code refreshAfter} is sent the request again
+     * (not counted as answered twice), so that when opening takes longer than a server's idle
+     * timeout (10,000 TLS handshakes on one CPU take most of a minute) no connection has been
+     * idle longer than that when the round ends.
      */
-    Round open(int count, int maxInFlight, Duration limit, Duration stall) throws IOException {
+    Round open(int count, int maxInFlight, Duration limit, Duration stall, Duration refreshAfter) throws IOException {
         tally = new Tally();
         long start = System.nanoTime();
         long deadline = start + limit.toNanos();
@@ -144,6 +169,7 @@ final class IdleClient implements AutoCloseable {
         int started = 0;
         String stopped = null;
         while (true) {
+            if (started < count) refreshIdle(refreshAfter); // only while opening: the round must end
             while (started < count && inFlight.size() < maxInFlight) {
                 started++;
                 connect();
@@ -176,7 +202,8 @@ final class IdleClient implements AutoCloseable {
             inFlight.add(c);
             tally.connected++;
             try {
-                write(c);
+                if (c.tls == null) write(c);
+                else stepTls(c);
             } catch (IOException e) {
                 fail(c, Failure.RESET);
             }
@@ -190,6 +217,29 @@ final class IdleClient implements AutoCloseable {
         }
         timeOutInFlight();
         return tally.round(idle.size(), 0, System.nanoTime() - start, stopped);
+    }
+
+    /** Sends the request again on every held connection idle for {@code after} or longer (see {@link #open}). */
+    private void refreshIdle(Duration after) {
+        long now = System.nanoTime();
+        int old = 0;
+        // held is in the order of the answers, oldest first
+        while (old < held.size() && now - held.get(old).answeredAt >= after.toNanos()) old++;
+        if (old == 0) return;
+        List<Connection> due = new ArrayList<>(held.subList(0, old));
+        held.subList(0, old).clear();
+        for (Connection c : due) {
+            c.refreshing = true;
+            c.reader.reset();
+            c.written = 0;
+            inFlight.add(c);
+            try {
+                if (c.tls == null) write(c);
+                else stepTls(c);
+            } catch (IOException e) {
+                fail(c, Failure.RESET);
+            }
+        }
     }
 
     /** Closes every connection it opened and its selector, whatever state they are in. */
@@ -259,10 +309,13 @@ final class IdleClient implements AutoCloseable {
                 onConnected(c);
                 return;
             }
-            if (key.isWritable()) write(c);
+            if (c.tls != null) stepTls(c);
+            else if (key.isWritable()) write(c);
             else if (key.isReadable()) read(c);
         } catch (ConnectException e) {
             fail(c, Failure.REFUSED);
+        } catch (SSLHandshakeException e) {
+            fail(c, Failure.HANDSHAKE);
         } catch (IOException e) {
             fail(c, c.connected ? Failure.RESET : Failure.REFUSED);
         }
@@ -272,7 +325,49 @@ final class IdleClient implements AutoCloseable {
         c.connected = true;
         tally.connected++;
         tally.events++;
-        write(c);
+        if (tls == null) {
+            write(c);
+            return;
+        }
+        c.tls = new TlsClientConnection(tls, server.getHostString(), server.getPort(), tlsBuffers);
+        stepTls(c);
+    }
+
+    /**
+     * Takes a connection over TLS as far as it goes: the handshake, then the request, then its
+     * response, each as the socket allows; whichever readiness woke it, the next step says what
+     * to wait for.
+     */
+    private void stepTls(Connection c) throws IOException {
+        if (!c.tls.handshaken()) {
+            TlsClientConnection.Progress p = c.tls.handshake(c.channel);
+            if (p != TlsClientConnection.Progress.DONE) {
+                c.key.interestOps(p == TlsClientConnection.Progress.WANT_READ ? SelectionKey.OP_READ : SelectionKey.OP_WRITE);
+                return;
+            }
+        }
+        boolean sent;
+        if (c.written < REQUEST.length) {
+            c.written = REQUEST.length; // wrapped whole; what the socket did not take waits in the connection
+            sent = c.tls.send(c.channel, REQUEST);
+        } else {
+            sent = c.tls.flush(c.channel);
+        }
+        if (!sent) {
+            c.key.interestOps(SelectionKey.OP_WRITE);
+            return;
+        }
+        c.key.interestOps(SelectionKey.OP_READ);
+        while (inFlight.contains(c)) {
+            ByteBuffer plain = c.tls.receive(c.channel);
+            if (plain == null) {
+                if (c.reader.endOfStream()) answered(c, false);
+                else fail(c, Failure.CLOSED);
+                return;
+            }
+            if (!plain.hasRemaining()) return; // the rest is on its way
+            if (take(c, plain)) return;
+        }
     }
 
     private void write(Connection c) throws IOException {
@@ -290,16 +385,22 @@ final class IdleClient implements AutoCloseable {
             return;
         }
         readBuffer.flip();
+        take(c, readBuffer);
+    }
+
+    /** Feeds response bytes to the connection's reader; whether the response is over (answered or failed). */
+    private boolean take(Connection c, ByteBuffer bytes) throws IOException {
         boolean done;
         try {
-            done = c.reader.feed(readBuffer);
+            done = c.reader.feed(bytes);
         } catch (IllegalArgumentException e) {
             fail(c, Failure.BAD_RESPONSE);
-            return;
+            return true;
         }
-        if (!done) return;
-        if (readBuffer.hasRemaining()) fail(c, Failure.BAD_RESPONSE); // bytes nobody asked for
+        if (!done) return false;
+        if (bytes.hasRemaining()) fail(c, Failure.BAD_RESPONSE); // bytes nobody asked for
         else answered(c, true);
+        return true;
     }
 
     private void answered(Connection c, boolean open) throws IOException {
@@ -308,7 +409,8 @@ final class IdleClient implements AutoCloseable {
             return;
         }
         inFlight.remove(c);
-        tally.answered++;
+        if (!c.refreshing) tally.answered++;
+        c.refreshing = false;
         tally.events++;
         c.answeredAt = System.nanoTime();
         if (open) {

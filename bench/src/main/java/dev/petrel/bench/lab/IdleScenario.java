@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import javax.net.ssl.SSLContext;
 
 /**
  * The memory a server holds for idle keep-alive connections: its resident set and, for a JVM, its
@@ -24,8 +25,9 @@ import java.util.Set;
  * <p>The client is {@link IdleClient} in the lab's own JVM (one thread, one selector), not pinned:
  * this scenario measures memory, not time. The idle time of the oldest connection is kept well under
  * 20 s, so that no server's idle timeout (all 20 s or more, or none) ends connections during the
- * hold; a server that ends them anyway, or keeps only so many idle (the JDK HttpServer keeps 200),
- * shows fewer held connections, which is what it does.
+ * hold: a connection idle for 10 s while the others still open (TLS handshakes take most of a
+ * minute) is asked again. A server that ends them anyway, or keeps only so many idle (the JDK
+ * HttpServer keeps 200), shows fewer held connections, which is what it does.
  */
 final class IdleScenario implements Scenario {
     /**
@@ -38,10 +40,34 @@ final class IdleScenario implements Scenario {
     /** Descriptors the lab's JVM needs besides the connections: its jars, pipes, the selector. */
     private static final int SPARE_DESCRIPTORS = 256;
 
-    private final boolean quick;
+    private static final Duration HTTPS_READY_LIMIT = Duration.ofSeconds(30);
 
-    IdleScenario(boolean quick) {
+    private final boolean quick;
+    private final boolean tls;
+
+    /** Idle connections over plain HTTP ({@code idle}), or over TLS ({@code idle-tls}) with {@code tls}. */
+    IdleScenario(boolean quick, boolean tls) {
         this.quick = quick;
+        this.tls = tls;
+    }
+
+    /** The scenario's name: {@code idle}, or {@code idle-tls}. */
+    String name() {
+        return tls ? "idle-tls" : "idle";
+    }
+
+    /**
+     * Only the TLS variant asks for an HTTPS listener: an idle one would add JSSE's classes and
+     * contexts to the plain variant's heap.
+     */
+    @Override
+    public boolean https() {
+        return tls;
+    }
+
+    @Override
+    public boolean overTls(String variant) {
+        return tls;
     }
 
     /** How many connections are held. */
@@ -55,7 +81,8 @@ final class IdleScenario implements Scenario {
     }
 
     private Duration openLimit() {
-        return Duration.ofSeconds(quick ? 20 : 60);
+        // a full TLS handshake costs the server's one CPU about a millisecond or two: 10,000 take seconds
+        return Duration.ofSeconds(quick ? 20 : tls ? 120 : 60);
     }
 
     private Duration stall() {
@@ -63,6 +90,12 @@ final class IdleScenario implements Scenario {
         // still gets its second request well inside 20 s of its first answer
         return Duration.ofSeconds(quick ? 2 : 5);
     }
+
+    /**
+     * How long a held connection may idle while the others open before it is asked again: half
+     * the shortest idle timeout among the servers (20 s).
+     */
+    private static final Duration REFRESH_AFTER = Duration.ofSeconds(10);
 
     private Duration againLimit() {
         return Duration.ofSeconds(quick ? 5 : 10);
@@ -77,15 +110,18 @@ final class IdleScenario implements Scenario {
     }
 
     String variant() {
-        return String.format(Locale.ROOT, "%,d idle connections", connections());
+        return String.format(Locale.ROOT, tls ? "%,d idle TLS connections" : "%,d idle connections", connections());
     }
 
     @Override
     public ScenarioInfo info() {
         String n = String.format(Locale.ROOT, "%,d", connections());
         String settle = settle().toMillis() % 1000 == 0 ? settle().toSeconds() + " s" : settle().toMillis() + " ms";
-        return new ScenarioInfo("idle", null, "Memory held by idle keep-alive connections",
-                "Server on CPU 0. Warm-up: " + warmupConnections() + " keep-alive connections, " + warmupRounds()
+        return new ScenarioInfo(name(), null, tls ? "Memory held by idle keep-alive connections over TLS"
+                        : "Memory held by idle keep-alive connections",
+                "Server on CPU 0" + (tls ? ", serving HTTPS with the lab certificate on the port after its HTTP "
+                        + "port; every connection below is over TLS, the client's JDK engine doing a full handshake or "
+                        + "resuming a session where the server offers it" : "") + ". Warm-up: " + warmupConnections() + " keep-alive connections, " + warmupRounds()
                         + " requests each, closed; then " + settle + " of rest. *Before*: for a JVM, `jcmd PID GC.run` "
                         + "then `GC.heap_info` (the heap's `used` figure after that full GC; a JVM pinned to one CPU "
                         + "runs the Serial collector), then `VmRSS` of "
@@ -93,7 +129,8 @@ final class IdleScenario implements Scenario {
                         + "`java.nio` selector, not pinned) opens " + n + " connections to 127.0.0.1, at most "
                         + MAX_IN_FLIGHT + " connecting or awaiting their answer at a time, sends "
                         + "`GET / HTTP/1.1` with `Host` on each, reads each whole response and keeps the connection "
-                        + "open; it stops waiting after " + openLimit().toSeconds() + " s, or after "
+                        + "open, asking again on a connection idle for " + REFRESH_AFTER.toSeconds() + " s while the "
+                        + "others still open; it stops waiting after " + openLimit().toSeconds() + " s, or after "
                         + stall().toSeconds() + " s in which no connection got further. After " + settle + ", "
                         + "*with idle* is sampled the same way. Then the same request again on every connection: "
                         + "*held* counts those answered with 2xx within " + againLimit().toSeconds() + " s, so a "
@@ -146,15 +183,29 @@ final class IdleScenario implements Scenario {
     @Override
     public void measure(Measurement run) throws Exception {
         String variant = variant();
-        InetSocketAddress address = new InetSocketAddress("127.0.0.1", run.port());
+        SSLContext clientTls = null;
+        if (tls) {
+            if (!run.server().spec().tls() || run.tls() == null) {
+                run.notApplicable(variant, ConnectorsScenario.NO_TLS);
+                return;
+            }
+            clientTls = run.tls().clientContext();
+            try {
+                run.server().awaitHttps(clientTls, HTTPS_READY_LIMIT);
+            } catch (IOException e) {
+                run.problem(variant, e.getMessage() + "; no figure");
+                return;
+            }
+        }
+        InetSocketAddress address = new InetSocketAddress("127.0.0.1", tls ? run.port() + 1 : run.port());
         Log log = new Log();
-        warmUp(run, variant, address, log);
+        warmUp(run, variant, address, clientTls, log);
         Thread.sleep(settle().toMillis());
 
         ProcessMemory.Reading before = ProcessMemory.read(run, variant, "before");
         log.add("before: " + reading(before));
-        try (IdleClient client = new IdleClient(address)) {
-            IdleClient.Round open = client.open(connections(), MAX_IN_FLIGHT, openLimit(), stall());
+        try (IdleClient client = new IdleClient(address, clientTls)) {
+            IdleClient.Round open = client.open(connections(), MAX_IN_FLIGHT, openLimit(), stall(), REFRESH_AFTER);
             log.add("open: " + round(open));
             Thread.sleep(settle().toMillis());
             ProcessMemory.Reading idle = ProcessMemory.read(run, variant, "idle");
@@ -176,10 +227,10 @@ final class IdleScenario implements Scenario {
     }
 
     /** Keep-alive requests over a few connections, through the same client: JIT and lazy set-up are done before. */
-    private void warmUp(Measurement run, String variant, InetSocketAddress address, Log log)
+    private void warmUp(Measurement run, String variant, InetSocketAddress address, SSLContext clientTls, Log log)
             throws IOException {
-        try (IdleClient client = new IdleClient(address)) {
-            IdleClient.Round round = client.open(warmupConnections(), MAX_IN_FLIGHT, openLimit(), stall());
+        try (IdleClient client = new IdleClient(address, clientTls)) {
+            IdleClient.Round round = client.open(warmupConnections(), MAX_IN_FLIGHT, openLimit(), stall(), REFRESH_AFTER);
             int requests = round.answered();
             for (int i = 1; i < warmupRounds() && client.held() > 0; i++) {
                 requests += client.again(againLimit(), stall()).answered();

@@ -80,7 +80,8 @@ public final class Lab {
                 case "single-cpu" -> new SingleCpuScenario(options.quick());
                 case "tail" -> new TailScenario(options.quick());
                 case "ramp" -> new RampScenario(options.quick());
-                case "idle" -> new IdleScenario(options.quick());
+                case "idle" -> new IdleScenario(options.quick(), false);
+                case "idle-tls" -> new IdleScenario(options.quick(), true);
                 case "ajp" -> new AjpScenario(options.quick(), paths);
                 case "tomcat" -> new TomcatScenario(options.quick(), paths);
                 case "tomcat-ramp" -> RampScenario.tomcat(options.quick());

@@ -61,7 +61,7 @@ class AjpScenarioTest {
         assertThat(quick.ladderInfo().variants()).containsExactly("10 connections", "100 connections", "400 connections");
         assertThat(quick.info().method()).contains("for 2 s");
         assertThat(quick.ajp()).isTrue();
-        assertThat(new IdleScenario(true).ajp()).isFalse();
+        assertThat(new IdleScenario(true, false).ajp()).isFalse();
     }
 
     @Test
@@ -79,7 +79,7 @@ class AjpScenarioTest {
         // other scenarios over plain HTTP measure every HelloWorld server but those measured over TLS only;
         // the tomcat scenarios' applications only those
         List<ServerSpec> hello = servers.stream().filter(s -> !s.application() && s.onlyOverTls() == null).toList();
-        assertThat(Applicability.applicable(new IdleScenario(true), servers)).isEqualTo(hello);
+        assertThat(Applicability.applicable(new IdleScenario(true, false), servers)).isEqualTo(hello);
         assertThat(Applicability.applicable(RampScenario.tomcat(true), servers)).extracting(ServerSpec::name).containsExactly(
                 "boot-jar-tomcat-nio", "boot-jar-petrel-blocking", "boot-jar-petrel-virtual", "boot-jar-petrel-nio",
                 "boot-war-tomcat-nio", "boot-war-petrel-blocking", "boot-war-petrel-virtual", "boot-war-petrel-nio");

@@ -47,7 +47,7 @@ class ApplicabilityTest {
         // h2load, wrk and the lab's own client speak HTTP/1.1
         assertThat(Applicability.reason(new RampScenario(true), helidon)).isNull();
         assertThat(Applicability.reason(new SingleCpuScenario(true), helidon)).isNull();
-        assertThat(Applicability.reason(new IdleScenario(true), helidon)).isNull();
+        assertThat(Applicability.reason(new IdleScenario(true, false), helidon)).isNull();
     }
 
     @Test
@@ -77,7 +77,7 @@ class ApplicabilityTest {
         String reason = ServerCatalog.ONLY_TLS_ENGINE;
 
         for (Scenario plain : List.of(new LatencyScenario(true, false), new SingleCpuScenario(true), new RampScenario(true),
-                new IdleScenario(true))) {
+                new IdleScenario(true, false))) {
             assertThat(Applicability.reason(plain, nativeNio)).as(plain.info().name()).isEqualTo(reason);
         }
         // AJP has no TLS either; the ajp scenario's own reason comes first
@@ -130,7 +130,7 @@ class ApplicabilityTest {
         ServerSpec nginx = named(servers, "nginx");
 
         for (Scenario scenario : List.of(new LatencyScenario(true, false), new ConnectorsScenario(true), new SingleCpuScenario(true),
-                new RampScenario(true), new IdleScenario(true), new TlsScenario(true))) {
+                new RampScenario(true), new IdleScenario(true, false), new TlsScenario(true))) {
             assertThat(Applicability.reason(scenario, nginx)).as(scenario.info().name()).isNull();
         }
         assertThat(Applicability.reason(new AjpScenario(true, new LabPaths(home, Path.of("/jdk/bin/java"))), nginx)).isNotNull();

@@ -19,6 +19,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,7 +37,7 @@ class IdleClientTest {
     @Test
     void holdsEveryAnsweredConnectionAndHearsFromEachAgain() throws IOException {
         try (TestServer server = new TestServer(Mode.KEEP_ALIVE); IdleClient client = new IdleClient(server.address())) {
-            Round open = client.open(40, 8, LIMIT, LIMIT);
+            Round open = client.open(40, 8, LIMIT, LIMIT, LIMIT);
 
             assertThat(open.attempted()).isEqualTo(40);
             assertThat(open.connected()).isEqualTo(40);
@@ -51,9 +57,59 @@ class IdleClientTest {
     }
 
     @Test
+    void asksAgainOnConnectionsIdleTooLongWhileOthersStillOpenAndCountsEachAnswerOnce() throws Exception {
+        try (TestServer server = new TestServer(Mode.KEEP_ALIVE); IdleClient client = new IdleClient(server.address())) {
+            Round open = client.open(30, 1, LIMIT, LIMIT, Duration.ofMillis(1));
+
+            assertThat(open.answered()).isEqualTo(30);
+            assertThat(open.failed()).isEmpty();
+            assertThat(open.stopped()).isNull();
+            assertThat(client.held()).isEqualTo(30);
+            assertThat(server.requests()).as("the first ones were asked again").isGreaterThan(30);
+        }
+    }
+
+    @Test
+    void holdsConnectionsOverTls(@TempDir Path dir) throws Exception {
+        LabCertificate certificate = LabCertificate.obtain(dir, Path.of(System.getProperty("java.home"), "bin", "keytool"));
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(certificate.pkcs12())) {
+            store.load(in, LabCertificate.PASSWORD.toCharArray());
+        }
+        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(store, LabCertificate.PASSWORD.toCharArray());
+        SSLContext serverTls = SSLContext.getInstance("TLS");
+        serverTls.init(keys.getKeyManagers(), null, null);
+
+        try (TestServer server = new TestServer(Mode.KEEP_ALIVE, serverTls);
+             IdleClient client = new IdleClient(server.address(), certificate.clientContext())) {
+            Round open = client.open(20, 5, LIMIT, LIMIT, LIMIT);
+            assertThat(open.answered()).isEqualTo(20);
+            assertThat(open.failureText()).isEqualTo("none");
+
+            Round again = client.again(LIMIT, LIMIT);
+            assertThat(again.answered()).isEqualTo(20);
+            assertThat(server.requests()).isEqualTo(40);
+        }
+    }
+
+    @Test
+    void aFailedHandshakeIsCountedAsSuch(@TempDir Path dir) throws Exception {
+        // a TLS client against a plain server: its hello is answered with bytes that are not TLS
+        LabCertificate certificate = LabCertificate.obtain(dir, Path.of(System.getProperty("java.home"), "bin", "keytool"));
+        try (TestServer server = new TestServer(Mode.KEEP_ALIVE);
+             IdleClient client = new IdleClient(server.address(), certificate.clientContext())) {
+            Round open = client.open(3, 3, LIMIT, Duration.ofSeconds(2), LIMIT);
+            assertThat(open.answered()).isZero();
+            assertThat(client.held()).isZero();
+            assertThat(open.failures()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void countsTheConnectionsTheServerClosedWhileIdle() throws IOException {
         try (TestServer server = new TestServer(Mode.CLOSE_AFTER_ONE); IdleClient client = new IdleClient(server.address())) {
-            Round open = client.open(10, 10, LIMIT, LIMIT);
+            Round open = client.open(10, 10, LIMIT, LIMIT, LIMIT);
             assertThat(open.answered()).isEqualTo(10);
 
             Round again = client.again(LIMIT, LIMIT);
@@ -70,7 +126,7 @@ class IdleClientTest {
     @Test
     void countsAnswersThatAreNot2xxAsFailures() throws IOException {
         try (TestServer server = new TestServer(Mode.NOT_FOUND); IdleClient client = new IdleClient(server.address())) {
-            Round open = client.open(6, 6, LIMIT, LIMIT);
+            Round open = client.open(6, 6, LIMIT, LIMIT, LIMIT);
 
             assertThat(open.connected()).isEqualTo(6);
             assertThat(open.answered()).isZero();
@@ -87,7 +143,7 @@ class IdleClientTest {
             nobody = new InetSocketAddress("127.0.0.1", closed.getLocalPort());
         }
         try (IdleClient client = new IdleClient(nobody)) {
-            Round open = client.open(5, 5, LIMIT, LIMIT);
+            Round open = client.open(5, 5, LIMIT, LIMIT, LIMIT);
 
             assertThat(open.connected()).isZero();
             assertThat(open.failed()).isEqualTo(Map.of(Failure.REFUSED, 5));
@@ -97,7 +153,7 @@ class IdleClientTest {
     @Test
     void keepsAtMostMaxInFlightWaitingAndGivesUpWhenNothingMoves() throws IOException {
         try (TestServer server = new TestServer(Mode.SILENT); IdleClient client = new IdleClient(server.address())) {
-            Round open = client.open(8, 5, LIMIT, Duration.ofMillis(300));
+            Round open = client.open(8, 5, LIMIT, Duration.ofMillis(300), LIMIT);
 
             assertThat(open.attempted()).isEqualTo(5);
             assertThat(open.notStarted()).isEqualTo(3);
@@ -119,7 +175,7 @@ class IdleClientTest {
 
     private static void holdAndClose(int connections) throws IOException {
         try (TestServer server = new TestServer(Mode.KEEP_ALIVE); IdleClient client = new IdleClient(server.address())) {
-            assertThat(client.open(connections, connections, LIMIT, LIMIT).answered()).isEqualTo(connections);
+            assertThat(client.open(connections, connections, LIMIT, LIMIT, LIMIT).answered()).isEqualTo(connections);
             assertThat(client.again(LIMIT, LIMIT).answered()).isEqualTo(connections);
         }
     }
@@ -148,8 +204,14 @@ class IdleClientTest {
         private int requests;
 
         TestServer(Mode mode) throws IOException {
+            this(mode, null);
+        }
+
+        /** Over TLS with {@code tls}'s key when it is not null. */
+        TestServer(Mode mode, SSLContext tls) throws IOException {
             this.mode = mode;
-            this.listener = new ServerSocket(0, 100, InetAddress.getLoopbackAddress());
+            this.listener = tls == null ? new ServerSocket(0, 100, InetAddress.getLoopbackAddress())
+                    : tls.getServerSocketFactory().createServerSocket(0, 100, InetAddress.getLoopbackAddress());
             start(this::accept);
         }
 

@@ -54,7 +54,7 @@ class StepEstimateTest {
     void everyQuickScenarioTakesSecondsAStep() {
         LabPaths paths = new LabPaths(home, Path.of("/jdk/bin/java"));
         for (Scenario s : new Scenario[] {new LatencyScenario(true, false), new ConnectorsScenario(true),
-                new SingleCpuScenario(true), new RampScenario(true), new IdleScenario(true), new AjpScenario(true, paths),
+                new SingleCpuScenario(true), new RampScenario(true), new IdleScenario(true, false), new AjpScenario(true, paths),
                 new TomcatScenario(true, paths), RampScenario.tomcat(true)}) {
             assertThat(s.stepEstimate()).as(s.info().name()).isBetween(Duration.ofSeconds(3), Duration.ofSeconds(40));
         }

@@ -45,7 +45,12 @@ import javax.net.ssl.StandardConstants;
  * grown: ciphertext in ({@link SSLSession#getPacketBufferSize()}, 16,709 bytes on the JDK),
  * plaintext in (the larger of {@link SSLSession#getApplicationBufferSize()} and a packet) and
  * ciphertext out (one packet again), about 49 KiB a connection besides the {@code SSLEngine} itself. A record that
- * does not fit them is an error, not a reason to grow.
+ * does not fit them is an error, not a reason to grow. With a {@link TlsBufferPool} they come from
+ * the pool and go back to it when the endpoint closes, and, once the handshake is done, whenever
+ * nothing is buffered in them (the connection waits for its next request): the plaintext in and
+ * ciphertext out always, the ciphertext in over a raw endpoint that
+ * {@linkplain Endpoint#waitsWithoutThread() waits without a thread} (elsewhere a thread waits in
+ * a read with it). They are taken again when the next read or write begins.
  *
  * <p>Threads: full duplex. One thread may read while another writes, as the {@code SSLEngine}
  * allows {@code unwrap} and {@code wrap} to run at once: a read lock keeps the input side (the
@@ -63,6 +68,11 @@ import javax.net.ssl.StandardConstants;
 public final class TlsEndpoint implements Endpoint {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.tls");
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+    /**
+     * A record buffer while the endpoint holds none (see {@link TlsBufferPool}): empty and
+     * read-only. Shared, which is safe because its position, limit and mark can only ever be zero.
+     */
+    private static final ByteBuffer NONE = ByteBuffer.allocate(0).asReadOnlyBuffer();
     private static final int PLAIN_HTTP_LINGER_MILLIS = 1000;
     private static final int PLAIN_HTTP_LINGER_BYTES = 64 * 1024;
 
@@ -71,19 +81,22 @@ public final class TlsEndpoint implements Endpoint {
     private final Consumer<SSLEngine> release;
     private final HandshakeLane lane;
     private final Buffers buffers;
+    private final TlsBufferPool pool; // null: the record buffers are this endpoint's own, for good
+    private final int packetSize;
+    private final int appInSize;
     private final AtomicBoolean released = new AtomicBoolean();
     private final ReentrantLock readLock = new ReentrantLock();
     private final ReentrantLock writeLock = new ReentrantLock();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     // guarded by readLock
-    private final ByteBuffer netIn;   // ciphertext received, not unwrapped yet: from position to limit
-    private final ByteBuffer appIn;   // plaintext unwrapped, not read yet: from position to limit
+    private ByteBuffer netIn;         // ciphertext received, not unwrapped yet: from position to limit; or NONE
+    private ByteBuffer appIn;         // plaintext unwrapped, not read yet: from position to limit; or NONE
     private boolean sniffed;          // the first byte was looked at
     private boolean unwrappedSinceWrap; // the handshake took client bytes since the server last wrapped
     private boolean inboundDone;      // the peer's close_notify or end of stream was read
     // guarded by writeLock
-    private final ByteBuffer netOut;  // ciphertext wrapped, not written yet: from 0 to position
+    private ByteBuffer netOut;        // ciphertext wrapped, not written yet: from 0 to position; or NONE
     private ByteBuffer appOut;        // native memory only: plaintext copied in for the engine to wrap; made at the first write
     private boolean closeNotifySent;
     private boolean answered;         // the server has written its first handshake flight
@@ -154,6 +167,16 @@ public final class TlsEndpoint implements Endpoint {
      * {@code buffers}.
      */
     public TlsEndpoint(Endpoint raw, SSLEngine engine, Consumer<SSLEngine> release, HandshakeLane lane, Buffers buffers) {
+        this(raw, engine, release, lane, buffers, null);
+    }
+
+    /**
+     * Like {@link #TlsEndpoint(Endpoint, SSLEngine, Consumer, HandshakeLane, Buffers)}, taking the
+     * record buffers from {@code pool} (null: its own) when they are of its size and kind (see
+     * the class comment).
+     */
+    public TlsEndpoint(Endpoint raw, SSLEngine engine, Consumer<SSLEngine> release, HandshakeLane lane, Buffers buffers,
+                       TlsBufferPool pool) {
         this.raw = Objects.requireNonNull(raw, "raw");
         this.engine = Objects.requireNonNull(engine, "engine");
         this.release = Objects.requireNonNull(release, "release");
@@ -161,12 +184,17 @@ public final class TlsEndpoint implements Endpoint {
         if (engine.getUseClientMode()) throw new IllegalArgumentException("the SSLEngine must be in server mode");
         SSLSession session = engine.getSession();
         this.buffers = Objects.requireNonNull(buffers, "buffers");
-        this.netIn = buffers.allocate(session.getPacketBufferSize()).limit(0);
+        this.pool = pool;
+        this.packetSize = session.getPacketBufferSize();
         // Room for a whole record's ciphertext, not only its plaintext: an engine over OpenSSL or
         // BoringSSL checks the room against the record's length before decrypting it (16,401 bytes
         // for 16 KiB of TLS 1.3 plaintext), and would otherwise ask for a larger buffer every time.
-        this.appIn = buffers.allocate(Math.max(session.getApplicationBufferSize(), session.getPacketBufferSize())).limit(0);
-        this.netOut = buffers.allocate(session.getPacketBufferSize());
+        this.appInSize = Math.max(session.getApplicationBufferSize(), packetSize);
+        this.netIn = NONE;
+        this.appIn = NONE;
+        this.netOut = NONE;
+        holdInput();
+        holdOutput();
     }
 
     /**
@@ -333,6 +361,8 @@ public final class TlsEndpoint implements Endpoint {
                 throw e;
             }
         } finally {
+            giveBackOutputIfIdle();
+            giveBackInputIfIdle();
             writeLock.unlock();
             readLock.unlock();
             releaseIfIdle();
@@ -604,10 +634,12 @@ public final class TlsEndpoint implements Endpoint {
         readLock.lock();
         try {
             ensureReady();
+            holdInput();
             sendPostHandshakeUnlessWriting();
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, timeoutMillis));
             return fillPlaintext(true, deadline, timeoutMillis) < 0 ? -1 : take(dst);
         } finally {
+            giveBackInputIfIdle();
             readLock.unlock();
             releaseIfIdle();
         }
@@ -632,8 +664,10 @@ public final class TlsEndpoint implements Endpoint {
         if (!readLock.tryLock()) return 0;
         try {
             ensureReady();
+            holdInput();
             return fillPlaintext(false, 0, 0) < 0 ? -1 : take(dst);
         } finally {
+            giveBackInputIfIdle();
             readLock.unlock();
             releaseIfIdle();
         }
@@ -694,9 +728,11 @@ public final class TlsEndpoint implements Endpoint {
             if (mayWrite) {
                 sendPostHandshake();
             } else if (netOut.position() == 0) {
+                holdOutput();
                 engine.wrap(EMPTY, netOut); // queued: sent by the next write or read
             }
         } finally {
+            giveBackOutputIfIdle();
             writeLock.unlock();
         }
     }
@@ -707,6 +743,7 @@ public final class TlsEndpoint implements Endpoint {
         try {
             sendPostHandshake();
         } finally {
+            giveBackOutputIfIdle();
             writeLock.unlock();
         }
     }
@@ -798,6 +835,7 @@ public final class TlsEndpoint implements Endpoint {
                 wrapAll(ByteBuffer.wrap(src, off, len));
             }
         } finally {
+            giveBackOutputIfIdle();
             writeLock.unlock();
             releaseIfIdle();
         }
@@ -838,6 +876,7 @@ public final class TlsEndpoint implements Endpoint {
     /** Wraps one record (data, a handshake message or an alert) and writes it; the engine wants a whole packet's room, so what was queued goes first. */
     private SSLEngineResult wrapAndSend(ByteBuffer src) throws IOException {
         sendQueued();
+        holdOutput();
         SSLEngineResult result = engine.wrap(src, netOut);
         if (result.getStatus() == Status.BUFFER_OVERFLOW) {
             throw new SSLException("TLS record larger than " + netOut.capacity() + " bytes");
@@ -859,6 +898,74 @@ public final class TlsEndpoint implements Endpoint {
     private void runDelegatedTasks() {
         Runnable task;
         while ((task = engine.getDelegatedTask()) != null) task.run();
+    }
+
+    // ---- the record buffers ----
+
+    /** Under the read lock: the input buffers, taken from the pool when not held. */
+    private void holdInput() {
+        if (netIn == NONE) netIn = take(packetSize).limit(0);
+        if (appIn == NONE) appIn = take(appInSize).limit(0);
+    }
+
+    /** Under the write lock: the output buffer, taken from the pool when none is held. */
+    private void holdOutput() {
+        if (netOut == NONE) netOut = take(packetSize);
+    }
+
+    /**
+     * Under the read lock: gives the plaintext buffer back when it is empty, and the ciphertext
+     * one too when it is empty and no thread waits in a read with it (an event loop's endpoint).
+     */
+    private void giveBackInputIfIdle() {
+        if (!givesBackWhileIdle()) return;
+        if (appIn != NONE && !appIn.hasRemaining()) {
+            ByteBuffer plaintext = appIn;
+            appIn = NONE;
+            giveBack(plaintext);
+        }
+        if (appIn == NONE && netIn != NONE && !netIn.hasRemaining() && raw.waitsWithoutThread()) {
+            ByteBuffer ciphertext = netIn;
+            netIn = NONE;
+            giveBack(ciphertext);
+        }
+    }
+
+    /** Under the write lock: gives the output buffer back when nothing waits in it. */
+    private void giveBackOutputIfIdle() {
+        if (!givesBackWhileIdle() || netOut == NONE || netOut.position() != 0) return;
+        ByteBuffer ciphertext = netOut;
+        netOut = NONE;
+        giveBack(ciphertext);
+    }
+
+    private boolean givesBackWhileIdle() {
+        return pool != null && established;
+    }
+
+    /** Under both locks, once closed and no thread is inside: every buffer goes back, whatever it holds. */
+    private void giveBackAll() {
+        if (pool == null) return; // its own buffers: left as they are, to the collector
+        ByteBuffer[] held = {netIn, appIn, netOut};
+        netIn = NONE;
+        appIn = NONE;
+        netOut = NONE;
+        for (ByteBuffer b : held) {
+            if (b != NONE) giveBack(b);
+        }
+    }
+
+    /** A buffer of {@code size} bytes, cleared: the pool's when it holds that size, else a new one. */
+    private ByteBuffer take(int size) {
+        return pooled(size) ? pool.acquire().clear() : buffers.allocate(size);
+    }
+
+    private void giveBack(ByteBuffer buffer) {
+        if (pooled(buffer.capacity())) pool.release(buffer);
+    }
+
+    private boolean pooled(int size) {
+        return pool != null && pool.bufferSize() == size && pool.kind() == buffers;
     }
 
     // ---- closing ----
@@ -941,7 +1048,10 @@ public final class TlsEndpoint implements Endpoint {
         try {
             if (!writeLock.tryLock()) return;
             try {
-                if (released.compareAndSet(false, true)) release.accept(engine);
+                if (released.compareAndSet(false, true)) {
+                    release.accept(engine);
+                    giveBackAll();
+                }
             } finally {
                 writeLock.unlock();
             }

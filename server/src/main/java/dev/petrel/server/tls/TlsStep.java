@@ -3,8 +3,10 @@ package dev.petrel.server.tls;
 import dev.petrel.server.engine.ConnectorCounters;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.SelectionStep;
+import dev.petrel.server.engine.SlotPool;
 import java.io.IOException;
 import java.util.Objects;
+import javax.net.ssl.SSLEngine;
 
 /**
  * The TLS step of a selection chain: a handshake with the certificates current when the
@@ -17,6 +19,9 @@ public final class TlsStep implements SelectionStep {
     private final ReloadableTlsContext context;
     private final byte[] clearTextAnswer;
     private final ConnectorCounters counters; // null: not counted
+    // the record buffers of this listener's connections: made for the first connection's engine, and
+    // made anew should a reload bring an engine with other sizes or kind
+    private volatile TlsBufferPool recordBuffers;
 
     /**
      * TLS from {@code context} (a reload applies to connections accepted after it), answering
@@ -27,6 +32,16 @@ public final class TlsStep implements SelectionStep {
         this.context = Objects.requireNonNull(context, "context");
         this.clearTextAnswer = clearTextAnswer.clone();
         this.counters = counters;
+    }
+
+    /** The pool for record buffers of {@code size} bytes and {@code kind}; any race makes two pools, which is harmless. */
+    private TlsBufferPool recordBuffers(int size, TlsEndpoint.Buffers kind) {
+        TlsBufferPool pool = recordBuffers;
+        if (pool == null || pool.bufferSize() != size || pool.kind() != kind) {
+            pool = new TlsBufferPool(size, kind, SlotPool.capacityForProcessors());
+            recordBuffers = pool;
+        }
+        return pool;
     }
 
     @Override
@@ -60,7 +75,9 @@ public final class TlsStep implements SelectionStep {
             this.raw = raw;
             TlsContext current = context.current();
             TlsEndpoint.Buffers buffers = current.engines().wantsDirectBuffers() ? TlsEndpoint.Buffers.DIRECT : TlsEndpoint.Buffers.HEAP;
-            this.tls = new TlsEndpoint(raw, current.newEngine(), current::release, HandshakeLane.shared(), buffers);
+            SSLEngine engine = current.newEngine();
+            this.tls = new TlsEndpoint(raw, engine, current::release, HandshakeLane.shared(), buffers,
+                    recordBuffers(engine.getSession().getPacketBufferSize(), buffers));
             this.timeoutMillis = (int) Math.clamp(current.handshakeTimeout().toMillis(), 1, Integer.MAX_VALUE);
         }
 

@@ -68,8 +68,14 @@ class TlsEndpointMemoryTest {
     private record Connection(TlsEndpoint server, TlsEndpointMemoryEndpoint raw, TlsEndpointMemoryClient client) {}
 
     private Connection connect(String protocol, Mode mode, Random cuts) throws Exception {
+        return connect(protocol, mode, cuts, null);
+    }
+
+    private Connection connect(String protocol, Mode mode, Random cuts, TlsBufferPool pool) throws Exception {
         TlsEndpointMemoryEndpoint raw = new TlsEndpointMemoryEndpoint(mode);
-        TlsEndpoint server = new TlsEndpoint(raw, keys.serverEngine());
+        javax.net.ssl.SSLEngine engine = keys.serverEngine();
+        TlsEndpoint server = pool == null ? new TlsEndpoint(raw, engine)
+                : new TlsEndpoint(raw, engine, unused -> { }, HandshakeLane.shared(), TlsEndpoint.Buffers.HEAP, pool);
         TlsEndpointMemoryClient client = new TlsEndpointMemoryClient(keys.clientEngine(protocol, "petrel.test"), raw, cuts);
         Future<?> handshake = threads.submit(() -> {
             server.handshake(HANDSHAKE_MILLIS);
@@ -123,6 +129,27 @@ class TlsEndpointMemoryTest {
         assertThat(read(c.server(), 4)).isEqualTo("ping");
         c.server().write(ascii("pong"), 0, 4);
         assertThat(new String(c.client().receive(4), US_ASCII)).isEqualTo("pong");
+    }
+
+    @Test
+    void withAPoolAThreadWaitingForTheNextRequestHoldsOnlyTheCiphertextInBuffer() throws Exception {
+        TlsBufferPool pool = new TlsBufferPool(keys.serverEngine().getSession().getPacketBufferSize(), TlsEndpoint.Buffers.HEAP, 4);
+        Connection c = connect("TLSv1.3", Mode.CHUNKS, null, pool);
+        assertThat(c.server().waitsWithoutThread()).isFalse();
+
+        for (int round = 0; round < 2; round++) {
+            c.client().send(ascii("ping"));
+            assertThat(read(c.server(), 4)).isEqualTo("ping");
+            c.server().write(ascii("pong"), 0, 4);
+            assertThat(new String(c.client().receive(4), US_ASCII)).isEqualTo("pong");
+
+            assertThat(c.server().appInCapacity()).as("plaintext in, given back").isZero();
+            assertThat(c.server().netOutCapacity()).as("ciphertext out, given back").isZero();
+            assertThat(c.server().netInCapacity()).as("ciphertext in, kept for the next wait").isPositive();
+        }
+        c.server().close();
+        c.client().awaitEnd();
+        assertThat(c.server().netInCapacity()).as("all back once closed").isZero();
     }
 
     @Test

@@ -137,6 +137,32 @@ class TlsEndpointOnLoopHandshakeTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"TLSv1.3", "TLSv1.2"})
+    void onAnEventLoopAnIdleConnectionHoldsNoRecordBuffersAndTakesThemBackFromThePool(String protocol) throws Exception {
+        TlsEndpointMemoryEndpoint raw = new TlsEndpointMemoryEndpoint(Mode.EVENT_LOOP);
+        javax.net.ssl.SSLEngine engine = keys.serverEngine();
+        TlsBufferPool pool = new TlsBufferPool(engine.getSession().getPacketBufferSize(), TlsEndpoint.Buffers.HEAP, 4);
+        TlsEndpoint server = new TlsEndpoint(raw, engine, unused -> { }, lane, TlsEndpoint.Buffers.HEAP, pool);
+        TlsEndpointMemoryClient client = new TlsEndpointMemoryClient(keys.clientEngine(protocol, "petrel.test"), raw, null);
+        Future<?> clientSide = threads.submit(() -> {
+            client.handshake();
+            return null;
+        });
+        if (driveOnLoop(server, raw) == HandshakeProgress.NEEDS_WORKER) server.handshake(HANDSHAKE_MILLIS);
+        clientSide.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+
+        for (int round = 0; round < 3; round++) {
+            assertThat(server.netInCapacity() + server.appInCapacity() + server.netOutCapacity())
+                    .as("record buffers held while idle").isZero();
+            assertDataFlowsBothWays(server, client);
+        }
+        ByteBuffer[] free = {pool.acquire(), pool.acquire(), pool.acquire()};
+        assertThat(free).extracting(ByteBuffer::capacity).containsOnly(engine.getSession().getPacketBufferSize());
+        assertThat(free[0]).as("three buffers back in the pool, not one thrice").isNotSameAs(free[1]).isNotSameAs(free[2]);
+        assertThat(free[1]).isNotSameAs(free[2]);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"TLSv1.3", "TLSv1.2"})
     void whenTheLoopCanBeWokenTheAnswerToTheHelloComputesOnTheLaneAndTheRestOnTheLoop(String protocol) throws Exception {
         TlsEndpointMemoryEndpoint raw = new TlsEndpointMemoryEndpoint(Mode.EVENT_LOOP_WAKING);
         TasksInsideEngine engine = new TasksInsideEngine(keys.serverEngine());
