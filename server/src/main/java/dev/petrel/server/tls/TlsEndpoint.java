@@ -194,6 +194,7 @@ public final class TlsEndpoint implements Endpoint {
         this.appIn = NONE;
         this.netOut = NONE;
         holdInput();
+        this.appIn = take(appInSize).limit(0);
         holdOutput();
     }
 
@@ -763,6 +764,8 @@ public final class TlsEndpoint implements Endpoint {
     }
 
     private SSLEngineResult unwrap() throws SSLException {
+        // taken only now: a thread waiting in a read for the next request holds no plaintext buffer
+        if (appIn == NONE) appIn = take(appInSize).limit(0);
         appIn.compact();
         try {
             return engine.unwrap(netIn, appIn);
@@ -902,10 +905,9 @@ public final class TlsEndpoint implements Endpoint {
 
     // ---- the record buffers ----
 
-    /** Under the read lock: the input buffers, taken from the pool when not held. */
+    /** Under the read lock: the ciphertext buffer, taken from the pool when not held (the plaintext one: at the first unwrap). */
     private void holdInput() {
         if (netIn == NONE) netIn = take(packetSize).limit(0);
-        if (appIn == NONE) appIn = take(appInSize).limit(0);
     }
 
     /** Under the write lock: the output buffer, taken from the pool when none is held. */
