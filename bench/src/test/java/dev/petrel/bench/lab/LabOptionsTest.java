@@ -26,7 +26,7 @@ class LabOptionsTest {
     void expandsAllAndKeepsOrderWithoutRepeats() throws LabException {
         LabOptions options = LabOptions.parse(List.of("ramp", "all", "--servers", "baseline-c,petrel-virtual"));
 
-        assertThat(options.scenarios()).containsExactly("ramp", "latency", "connectors", "single-cpu", "tail", "idle", "ajp",
+        assertThat(options.scenarios()).containsExactly("ramp", "latency", "connectors", "single-cpu", "tail", "idle", "idle-tls", "ajp",
                 "tomcat", "tomcat-ramp", "tls", "h2");
         assertThat(options.servers()).containsExactly("baseline-c", "petrel-virtual");
     }
