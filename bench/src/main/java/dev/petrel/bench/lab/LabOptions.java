@@ -34,7 +34,7 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
                            p50, p99, max and timeouts
               ramp         1000..9000 users ramped up within 5 s, 50 requests each, h2load     [003]
               idle         RSS and heap held by 10,000 idle keep-alive connections (lab's own)
-  idle-tls     the same over TLS: 10,000 idle HTTPS keep-alive connections
+              idle-tls     the same over TLS: 10,000 idle HTTPS keep-alive connections
               ajp          Apache httpd with mod_jk and mod_proxy_ajp in front of Petrel's and
                            Tomcat's AJP connectors: CPU at 400 req/s, then wrk 10..400 conns  [002]
               tomcat       a Spring Boot HelloWorld (jar and war) and a JSP date page on Tomcat 11

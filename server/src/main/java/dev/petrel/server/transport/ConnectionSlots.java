@@ -7,7 +7,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The connection limit, as one listener's acceptor sees it: a slot per connection served, taken
  * from the {@link ConnectionLimit} the listeners share, and a clock for how long the server has
- * been full. Only this listener's acceptor thread acquires; any thread releases.
+ * been full. One thread at a time acquires for a listener (its acceptor thread; on {@code nio} its
+ * event loop, or the thread the loop hands a connection to while the server is full, the loop
+ * accepting nothing meanwhile); any thread releases.
  *
  * <p>A slot is taken only for a connection already accepted, never held while waiting in
  * {@code accept()}: the listeners share the slots, and an acceptor must not keep one that another
@@ -22,7 +24,7 @@ final class ConnectionSlots {
     private final long queueNanos;
     private final long headWhenFullNanos;
     private final long shedPeriodNanos;
-    private long fullSince; // acceptor thread only; 0 while slots are free
+    private long fullSince; // the acquiring thread's; 0 while slots are free
 
     ConnectionSlots(ConnectionLimit limit, Duration queueTimeout, Duration headTimeoutWhenFull) {
         this.limit = limit;
@@ -40,10 +42,7 @@ final class ConnectionSlots {
      * @return whether a slot was taken; false turns the connection away
      */
     boolean take() throws InterruptedException {
-        if (free.tryAcquire()) {
-            fullSince = 0;
-            return true;
-        }
+        if (tryTake()) return true;
         while (true) {
             long wait = queueLeft();
             if (wait <= 0) return false;
@@ -53,6 +52,13 @@ final class ConnectionSlots {
                 return true;
             }
         }
+    }
+
+    /** Takes a slot if one is free now; false when the server is full. */
+    boolean tryTake() {
+        if (!free.tryAcquire()) return false;
+        fullSince = 0;
+        return true;
     }
 
     /** Nanoseconds left before the server has been full for the queue timeout, starting the clock if it was not running. */

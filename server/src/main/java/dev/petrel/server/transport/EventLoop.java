@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One selector thread of the {@code nio} transport. It owns its selector and everything
- * registered with it: readiness goes to each key's {@link NioConnection}, other threads hand it
+ * registered with it: readiness goes to each key's {@link NioConnection}, or to the
+ * {@link NioListener} whose server channel it accepts on; other threads hand it
  * work through {@link #execute}, and a few times a second it asks every waiting connection
  * whether its deadline has passed.
  */
@@ -105,7 +106,11 @@ final class EventLoop implements AutoCloseable {
     }
 
     private void dispatch(SelectionKey key) {
-        if (key.attachment() instanceof NioConnection connection) connection.onReady(key);
+        switch (key.attachment()) {
+            case NioConnection connection -> connection.onReady(key);
+            case NioListener listener -> listener.onAcceptable();
+            default -> { }
+        }
     }
 
     private void runTasks() {

@@ -10,13 +10,13 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A bound server socket and the connections accepted from it, whatever the transport. One
- * acceptor thread admits connections within the {@linkplain ListenerSettings limits}, turns
- * the rest away with the protocol's overload answer, and hands admitted ones to the transport.
+ * A bound server socket and the connections accepted from it, whatever the transport. The
+ * transport accepts (an acceptor thread, or an event loop), and the listener admits connections
+ * within the {@linkplain ListenerSettings limits}, turns the rest away with the protocol's
+ * overload answer, and hands admitted ones back to the transport to serve.
  *
  * <p>Stopping is graceful: stop accepting, let busy connections finish their current exchange
  * (idle ones close at once), and cut what is left when the grace period ends. The threads and
@@ -41,7 +41,6 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     private final OverloadAnswer overload;
     private final Set<ProtocolConnection> live = ConcurrentHashMap.newKeySet();
     private final AtomicInteger handedOver = new AtomicInteger(); // admitted, not yet opened by the thread that serves them
-    private Thread acceptor;
     private volatile boolean stopping;
 
     Listener(TransportKind kind, ListenerSettings settings, ConnectionLimit limit, Protocol protocol, ConnectorCounters counters) {
@@ -68,6 +67,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
             case NIO -> new NioListener(group, address, settings, limit, protocol, counters);
         };
         if (counters != null) counters.bound(listener.address());
+        listener.limit.register(listener);
         listener.startAccepting();
         return listener;
     }
@@ -87,8 +87,17 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
 
     // ---- what a transport provides ----
 
-    /** Waits for the next connection; throws once the server socket is closed. */
-    abstract C accept() throws IOException;
+    /**
+     * Starts accepting connections, each given to {@link #admit} or {@link #admitNow}, until
+     * {@link #stopAccepting}.
+     */
+    abstract void startAccepting() throws IOException;
+
+    /** Closes the server socket, so that no connection is admitted any more; may return before it is let go. */
+    abstract void stopAccepting();
+
+    /** Waits (a second at most) until what accepted has stopped and the port is free again. */
+    abstract void awaitAcceptingStopped();
 
     /**
      * Starts serving an admitted connection. The transport calls {@link #opened} with its engine
@@ -101,8 +110,47 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     /** The accepted connection as a blocking socket, to send the overload answer on. */
     abstract Socket blockingSocket(C connection) throws IOException;
 
-    /** Closes the server socket so that {@link #accept()} fails. */
-    abstract void closeServerSocket();
+    // ---- admission, for the transport's accepting thread ----
+
+    /**
+     * Admits a connection just accepted: serves it if a slot is free or frees up within the queue
+     * timeout (shedding idle connections meanwhile), turns it away otherwise. May wait; one
+     * thread at a time admits for a listener.
+     *
+     * @return false when interrupted while waiting (stopping): the connection has been closed
+     */
+    final boolean admit(C connection) {
+        boolean admitted;
+        try {
+            admitted = slots.take();
+        } catch (InterruptedException e) {
+            closeQuietly(connection);
+            return false;
+        }
+        if (admitted) start(connection);
+        else turnAway(connection);
+        return true;
+    }
+
+    /**
+     * Serves a connection just accepted if a slot is free now, without waiting.
+     *
+     * @return false when the server is full: the caller still holds the connection and hands it
+     *         to {@link #admit} on a thread that may wait
+     */
+    final boolean admitNow(C connection) {
+        if (!slots.tryTake()) return false;
+        start(connection);
+        return true;
+    }
+
+    private void start(C connection) {
+        try {
+            serve(connection);
+        } catch (IOException | RuntimeException e) {
+            notStarted(connection, e); // serve() registered nothing
+        }
+    }
 
 
     // ---- bookkeeping the transports call ----
@@ -164,42 +212,6 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
         return shed;
     }
 
-    private void startAccepting() {
-        limit.register(this);
-        acceptor = Thread.ofPlatform().name("petrel-acceptor-" + kind.cliName()).daemon(false).start(this::acceptLoop);
-    }
-
-    private void acceptLoop() {
-        while (!stopping) {
-            C connection;
-            try {
-                connection = accept();
-            } catch (IOException e) {
-                if (stopping) return;
-                // e.g. EMFILE: too many open files. Back off instead of spinning on the error.
-                LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
-                sleepQuietly(50);
-                continue;
-            }
-            boolean admitted;
-            try {
-                admitted = slots.take();
-            } catch (InterruptedException e) {
-                closeQuietly(connection);
-                return;
-            }
-            if (!admitted) {
-                turnAway(connection);
-                continue;
-            }
-            try {
-                serve(connection);
-            } catch (IOException | RuntimeException e) {
-                notStarted(connection, e); // serve() registered nothing
-            }
-        }
-    }
-
     private void turnAway(C connection) {
         LOG.log(System.Logger.Level.DEBUG, "at the connection limit: turning a connection away");
         if (counters != null) counters.connectionRefused();
@@ -217,8 +229,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     public final boolean stop(Duration grace) {
         stopping = true;
         limit.unregister(this);
-        closeServerSocket();
-        if (acceptor != null) acceptor.interrupt();
+        stopAccepting();
         live.forEach(ProtocolConnection::drain);
         long deadline = System.nanoTime() + grace.toNanos();
         while ((!live.isEmpty() || handedOver.get() > 0) && System.nanoTime() < deadline) {
@@ -226,13 +237,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
         }
         boolean clean = live.isEmpty() && handedOver.get() == 0;
         live.forEach(ProtocolConnection::abort); // the group's threads and loops stop with the server
-        if (acceptor != null) {
-            try {
-                acceptor.join(TimeUnit.SECONDS.toMillis(1));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        awaitAcceptingStopped();
         return clean;
     }
 

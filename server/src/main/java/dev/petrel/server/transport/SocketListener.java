@@ -8,21 +8,24 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The thread-per-connection transports, {@code blocking} and {@code virtual}: a blocking
- * server socket, and each admitted connection's engine run on a thread of the transport's kind
+ * server socket that an acceptor thread waits on, and each admitted connection's engine run on a thread of the transport's kind
  * from its first byte to its close.
  *
  * <p>Blocking socket writes have no timeout of their own, so a {@link WriteWatchdog} closes the
  * connections whose write has waited longer than the write timeout.
  */
 final class SocketListener extends Listener<Socket> {
+    private static final System.Logger LOG = System.getLogger("dev.petrel.server.transport");
     private final ServerSocket serverSocket;
     private final ConnectionExecutor executor;
     private final WriteWatchdog watchdog;
     private final WriteLimits writeLimits;
     private final boolean setUpOnItsThread; // see serve()
+    private Thread acceptor;
 
     SocketListener(TransportGroup group, InetSocketAddress address, ListenerSettings settings, ConnectionLimit limit,
                    Protocol protocol, ConnectorCounters counters) throws IOException {
@@ -47,8 +50,40 @@ final class SocketListener extends Listener<Socket> {
     }
 
     @Override
-    Socket accept() throws IOException {
-        return serverSocket.accept();
+    void startAccepting() {
+        acceptor = Thread.ofPlatform().name("petrel-acceptor-" + kind().cliName()).daemon(false).start(this::acceptLoop);
+    }
+
+    private void acceptLoop() {
+        while (!stopping()) {
+            Socket socket;
+            try {
+                socket = serverSocket.accept();
+            } catch (IOException e) {
+                if (stopping()) return;
+                // e.g. EMFILE: too many open files. Back off instead of spinning on the error.
+                LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
+                sleepQuietly(50);
+                continue;
+            }
+            if (!admit(socket)) return;
+        }
+    }
+
+    @Override
+    void stopAccepting() {
+        closeQuietly(serverSocket);
+        if (acceptor != null) acceptor.interrupt(); // it may be waiting for a slot
+    }
+
+    @Override
+    void awaitAcceptingStopped() {
+        if (acceptor == null) return;
+        try {
+            acceptor.join(TimeUnit.SECONDS.toMillis(1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -126,8 +161,4 @@ final class SocketListener extends Listener<Socket> {
         return socket;
     }
 
-    @Override
-    void closeServerSocket() {
-        closeQuietly(serverSocket);
-    }
 }

@@ -41,4 +41,21 @@ class ConcurrencyTest {
             for (Future<?> f : done) f.get(20, TimeUnit.SECONDS);
         }
     }
+
+    /** More connections at once than {@code nio} accepts per readiness: each is still served. */
+    @TransportTest
+    void aBurstOfConnectionsIsAcceptedAndEachServed(Transport kind) throws Exception {
+        int burst = 150; // over two readinesses' worth on nio, within blocking's default thread count
+        try (Server server = TestServers.start(kind, TestApp.handler())) {
+            List<RawClient> clients = new ArrayList<>();
+            try {
+                for (int c = 0; c < burst; c++) clients.add(RawClient.connect(server));
+                for (RawClient client : clients) client.send(Requests.get("/"));
+                for (RawClient client : clients) assertThat(client.read().text()).isEqualTo("HelloWorld");
+                TestServers.awaitLiveConnections(server, burst);
+            } finally {
+                for (RawClient client : clients) client.close();
+            }
+        }
+    }
 }

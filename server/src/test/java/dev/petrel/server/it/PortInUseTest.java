@@ -24,4 +24,18 @@ class PortInUseTest {
             }
         }
     }
+
+    /** On {@code nio} the loop lets the server channel go at its next select: stopping waits for it. */
+    @TransportTest
+    void portIsFreeAgainAsSoonAsTheServerHasStopped(Transport kind) throws Exception {
+        int port;
+        try (Server first = TestServers.start(kind, TestApp.handler())) {
+            port = first.address().getPort();
+        }
+        try (Server second = Server.builder().host("127.0.0.1").port(port).transport(kind.kind())
+                .handler(TestApp.handler()).start();
+             RawClient client = RawClient.connect(second)) {
+            assertThat(client.send(Requests.get("/")).read().text()).isEqualTo("HelloWorld");
+        }
+    }
 }
