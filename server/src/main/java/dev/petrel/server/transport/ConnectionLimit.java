@@ -7,7 +7,7 @@ import java.util.concurrent.Semaphore;
 /**
  * How many connections may be served at once, shared by every listener given the same instance:
  * a server listening for HTTP and HTTPS serves at most this many over both, so that one limit
- * fits under one open-file limit. When it is reached, any listener's acceptor may shed the
+ * fits under one open-file limit. When it is reached, the thread admitting for any listener may shed the
  * connections of every listener sharing it (see {@link ListenerSettings}).
  */
 public final class ConnectionLimit {

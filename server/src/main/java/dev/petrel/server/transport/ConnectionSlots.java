@@ -5,7 +5,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The connection limit, as one listener's acceptor sees it: a slot per connection served, taken
+ * The connection limit, as one listener sees it: a slot per connection served, taken
  * from the {@link ConnectionLimit} the listeners share, and a clock for how long the server has
  * been full. One thread at a time acquires for a listener (its acceptor thread; on {@code nio} its
  * event loop, or the thread the loop hands a connection to while the server is full, the loop
@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A slot is taken only for a connection already accepted, never held while waiting in
  * {@code accept()}: the listeners share the slots, and an acceptor must not keep one that another
- * listener's client could use. While a connection waits for a slot, the acceptor sheds, a few
+ * listener's client could use. While a connection waits for a slot, the admitting thread sheds, a few
  * times per {@code headTimeoutWhenFull}, the connections of every listener that have waited that
  * long for a request head, so that slow or idle clients make room for the one waiting; a full
  * server that nobody else is waiting for keeps its idle connections.

@@ -8,7 +8,7 @@ import java.util.Objects;
  * How a listener admits connections and how long it lets a write wait.
  *
  * <p>At most {@code maxConnections} connections are served at once. Past that, a new connection
- * waits for a slot in the acceptor, and those after it in the kernel's accept backlog (at most
+ * waits for a slot in the listener, and those after it in the kernel's accept backlog (at most
  * {@code backlog} of them, as far as the kernel allows). When no connection could be admitted for
  * {@code queueTimeout}, the listener takes waiting connections off the backlog and answers each
  * with {@code 503 Service Unavailable} and {@code Retry-After}, then closes it, until a slot
