@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The thread-per-connection transports, {@code blocking} and {@code virtual}: a blocking
- * server socket that an acceptor thread waits on, and each admitted connection's engine run on a thread of the transport's kind
- * from its first byte to its close.
+ * server socket that an acceptor thread waits on, and each admitted connection's engine run on a
+ * thread of the transport's kind from its first byte to its close.
  *
  * <p>Blocking socket writes have no timeout of their own, so a {@link WriteWatchdog} closes the
  * connections whose write has waited longer than the write timeout.
@@ -160,5 +160,4 @@ final class SocketListener extends Listener<Socket> {
     Socket blockingSocket(Socket socket) {
         return socket;
     }
-
 }
