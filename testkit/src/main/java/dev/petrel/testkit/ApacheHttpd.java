@@ -81,6 +81,7 @@ public final class ApacheHttpd implements AutoCloseable {
     /** Starts that fail on "Address already in use" are retried this often (another process took the port). */
     private static final int BIND_ATTEMPTS = 5;
     private static final String WORKER = "petrel";
+    private static final String STATUS_WORKER = "jkstatus";
     /** httpd listens on IPv4 loopback only; not getLoopbackAddress(), which may be ::1. */
     private static final InetAddress LOOPBACK = InetAddress.ofLiteral("127.0.0.1");
 
@@ -154,7 +155,26 @@ public final class ApacheHttpd implements AutoCloseable {
 
     /** The immutable part of the configuration, copied from the builder at start(). */
     private record Settings(String backendHost, int backendPort, String secret, int packetSize, String path,
-                            boolean cping, int threadsPerChild, int maxRequestWorkers, String extraConfig) {}
+                            boolean cping, int threadsPerChild, int maxRequestWorkers, String extraConfig,
+                            List<BalancerMember> members, Duration recoverTime) {}
+
+    /**
+     * One backend of a mod_jk load balancer: an ajp13 worker named {@code route}, which is also the
+     * route mod_jk reads from a session id's suffix to keep the session on it (a Tomcat's
+     * {@code jvmRoute}).
+     *
+     * @param route letters, digits, {@code _} or {@code -}
+     * @param host  a host name or IPv4 address
+     * @param port  the backend's AJP port
+     */
+    public record BalancerMember(String route, String host, int port) {
+        /** Checks the route can be a mod_jk worker name and the port is a port. */
+        public BalancerMember {
+            if (!route.matches("[A-Za-z0-9_-]+")) throw new IllegalArgumentException("not a worker name: " + route);
+            if (!host.matches("[A-Za-z0-9.\\-]+")) throw new IllegalArgumentException("not a host: " + host);
+            if (port < 1 || port > 65535) throw new IllegalArgumentException("port out of range: " + port);
+        }
+    }
 
     /** Configures and starts an {@link ApacheHttpd}. Not thread-safe; one builder per instance. */
     public static final class Builder {
@@ -170,6 +190,8 @@ public final class ApacheHttpd implements AutoCloseable {
         private int threadsPerChild = 25;
         private int maxRequestWorkers = 150;
         private final StringBuilder extraConfig = new StringBuilder();
+        private List<BalancerMember> members = List.of();
+        private Duration recoverTime = Duration.ofSeconds(60);
 
         private Builder(AjpModule module) {
             this.module = module;
@@ -217,6 +239,43 @@ public final class ApacheHttpd implements AutoCloseable {
             if (port < 1 || port > 65535) throw new IllegalArgumentException("backend port out of range: " + port);
             this.backendHost = host;
             this.backendPort = port;
+            return this;
+        }
+
+        /**
+         * Forward to several backends through a mod_jk load balancer (a worker of type {@code lb}) instead
+         * of one {@link #backend}: sticky sessions by route ({@code sticky_session}), a request moved to
+         * another member when its member refuses the connection, fails the CPING/CPONG probe or drops it
+         * before answering ({@code retries}), a member in error tried again after {@link #recoverTime},
+         * and a read-only status worker on {@code /jkstatus} ({@link ApacheHttpd#balancerStatus()}).
+         * Every member is probed with CPING/CPONG before each request ({@code ping_mode=A}), so that a
+         * connection to a backend that is gone is found before a request is written to it. mod_jk only.
+         *
+         * @param members two or more, with distinct routes
+         * @return this builder
+         */
+        public Builder balancer(List<BalancerMember> members) {
+            if (module != AjpModule.MOD_JK) throw new IllegalStateException("a balancer is mod_jk's lb worker here");
+            if (members.size() < 2) throw new IllegalArgumentException("a balancer needs two members or more");
+            if (members.stream().map(BalancerMember::route).distinct().count() != members.size()) {
+                throw new IllegalArgumentException("routes must differ: " + members);
+            }
+            this.members = List.copyOf(members);
+            return this;
+        }
+
+        /**
+         * How long a balancer member in error is left alone before mod_jk tries it again
+         * ({@code recover_time}); default 60 s, mod_jk's. mod_jk's maintenance, which recovers them,
+         * runs at most every minute by default, so the kit sets {@code worker.maintain=1} and
+         * {@code JkWatchdogInterval 1}.
+         *
+         * @param time 1 s or more, whole seconds
+         * @return this builder
+         */
+        public Builder recoverTime(Duration time) {
+            if (time.toSeconds() < 1) throw new IllegalArgumentException("recover time is at least 1 s: " + time);
+            this.recoverTime = time;
             return this;
         }
 
@@ -340,12 +399,12 @@ public final class ApacheHttpd implements AutoCloseable {
          * @throws IllegalStateException if {@link #backend} was not called
          */
         public ApacheHttpd start() throws IOException {
-            if (backendHost == null) throw new IllegalStateException("backend(host, port) is required");
+            if (backendHost == null && members.isEmpty()) throw new IllegalStateException("backend(host, port) or balancer(...) is required");
             Optional<String> unavailable = unavailableReason();
             if (unavailable.isPresent()) throw new IOException(unavailable.get());
             int processes = (maxRequestWorkers + threadsPerChild - 1) / threadsPerChild;
             Settings settings = new Settings(backendHost, backendPort, secret, packetSize, path, cping,
-                    threadsPerChild, processes * threadsPerChild, extraConfig.toString());
+                    threadsPerChild, processes * threadsPerChild, extraConfig.toString(), members, recoverTime);
             Path root;
             boolean owns = directory == null;
             if (owns) {
@@ -393,6 +452,29 @@ public final class ApacheHttpd implements AutoCloseable {
     public URI uri(String pathAndQuery) {
         if (!pathAndQuery.startsWith("/")) throw new IllegalArgumentException("must start with '/': " + pathAndQuery);
         return URI.create("http://127.0.0.1:" + port + pathAndQuery);
+    }
+
+    /**
+     * The balancer's members as mod_jk's status worker reports them (its {@code mime=prop} form):
+     * for each member, lines such as {@code worker.p1.activation=ACT}, {@code worker.p1.state=OK}
+     * or {@code ERR}, {@code worker.p1.elected=...} and {@code worker.p1.errors=...}.
+     *
+     * @return the property lines
+     * @throws IOException when httpd does not answer
+     * @throws IllegalStateException without a {@link Builder#balancer}
+     */
+    public String balancerStatus() throws IOException {
+        if (settings.members().isEmpty()) throw new IllegalStateException("no balancer");
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(LOOPBACK, port), 2000);
+            s.setSoTimeout(5000);
+            s.getOutputStream().write(("GET /jkstatus?cmd=list&mime=prop HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            int body = answer.indexOf("\r\n\r\n");
+            if (!answer.startsWith("HTTP/1.1 200") || body < 0) throw new IOException("jkstatus answered: " + answer);
+            return answer.substring(body + 4);
+        }
     }
 
     /**
@@ -764,6 +846,12 @@ public final class ApacheHttpd implements AutoCloseable {
             c.append("JkShmFile ").append(q(logs().resolve("jk-runtime-status"))).append('\n');
             c.append("JkLogFile ").append(q(jkLogFile())).append('\n');
             c.append("JkLogLevel info\n"); // connection errors to the backend are logged at info and error
+            if (!s.members().isEmpty()) {
+                // mod_jk's maintenance (members in error recovered, idle connections probed) runs in
+                // a thread every second, not at most once a minute from request threads
+                c.append("JkWatchdogInterval 1\n");
+                c.append("JkMount /jkstatus ").append(STATUS_WORKER).append('\n');
+            }
             if (s.path().equals("/")) {
                 c.append("JkMount /* ").append(WORKER).append('\n');
             } else {
@@ -795,6 +883,7 @@ public final class ApacheHttpd implements AutoCloseable {
 
     private String workersProperties() {
         Settings s = settings;
+        if (!s.members().isEmpty()) return balancerWorkers();
         String w = "worker." + WORKER + ".";
         StringBuilder p = new StringBuilder();
         p.append("# Written by dev.petrel.testkit.ApacheHttpd\n");
@@ -805,6 +894,43 @@ public final class ApacheHttpd implements AutoCloseable {
         p.append(w).append("max_packet_size=").append(s.packetSize()).append('\n');
         if (s.secret() != null) p.append(w).append("secret=").append(s.secret()).append('\n');
         if (s.cping()) p.append(w).append("ping_mode=A\n");
+        return p.toString();
+    }
+
+    /** An lb worker over ajp13 members, with sticky sessions, failover and a status worker. */
+    private String balancerWorkers() {
+        Settings s = settings;
+        String lb = "worker." + WORKER + ".";
+        StringBuilder p = new StringBuilder();
+        p.append("# Written by dev.petrel.testkit.ApacheHttpd: a load balancer over ")
+                .append(s.members().size()).append(" AJP backends\n");
+        p.append("worker.list=").append(WORKER).append(',').append(STATUS_WORKER).append('\n');
+        // the maintenance that recovers members in error runs this often (default 60 s), driven by JkWatchdogInterval
+        p.append("worker.maintain=1\n");
+        for (BalancerMember m : s.members()) {
+            String w = "worker." + m.route() + ".";
+            p.append(w).append("type=ajp13\n");
+            p.append(w).append("host=").append(m.host()).append('\n');
+            p.append(w).append("port=").append(m.port()).append('\n');
+            p.append(w).append("max_packet_size=").append(s.packetSize()).append('\n');
+            if (s.secret() != null) p.append(w).append("secret=").append(s.secret()).append('\n');
+            // CPING before each request and on idle connections: a connection to a backend that went
+            // away is found before a request is written to it, and the request goes to another member
+            p.append(w).append("ping_mode=A\n");
+            p.append(w).append("ping_timeout=2000\n");
+            p.append(w).append("socket_connect_timeout=2000\n");
+            // a backend that is stopping answers 503 to what reaches it after it stopped taking work
+            // (Tomcat's paused connector): mod_jk then marks it in error and sends the request elsewhere
+            p.append(w).append("fail_on_status=503\n");
+        }
+        p.append(lb).append("type=lb\n");
+        p.append(lb).append("balance_workers=")
+                .append(String.join(",", s.members().stream().map(BalancerMember::route).toList())).append('\n');
+        p.append(lb).append("sticky_session=true\n");
+        p.append(lb).append("retries=3\n");
+        p.append(lb).append("recover_time=").append(s.recoverTime().toSeconds()).append('\n');
+        p.append("worker.").append(STATUS_WORKER).append(".type=status\n");
+        p.append("worker.").append(STATUS_WORKER).append(".read_only=true\n");
         return p.toString();
     }
 

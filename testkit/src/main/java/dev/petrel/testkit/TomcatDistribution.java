@@ -34,10 +34,12 @@ import java.util.zip.ZipEntry;
 public final class TomcatDistribution implements AutoCloseable {
     private static final String HOME_PROPERTY = "petrel.tomcat.home";
     private final Path base;
+    private final boolean ownsBase;
     private final Process process;
 
-    private TomcatDistribution(Path base, Process process) {
+    private TomcatDistribution(Path base, boolean ownsBase, Process process) {
         this.base = base;
+        this.ownsBase = ownsBase;
         this.process = process;
     }
 
@@ -60,18 +62,33 @@ public final class TomcatDistribution implements AutoCloseable {
     public static TomcatDistribution start(String connectors, List<String> webapps, List<Path> wars, int readyPort)
             throws IOException, InterruptedException {
         if (home() == null) throw new IOException("no Tomcat distribution at " + System.getProperty(HOME_PROPERTY));
-        Path home = home();
-        Path base = prepareBase(home, Files.createTempDirectory("petrel-catalina-base"), connectors, webapps, wars);
+        Path base = prepareBase(home(), Files.createTempDirectory("petrel-catalina-base"), connectors, webapps, wars);
+        return launch(home(), base, true, readyPort, "-Xmx256m");
+    }
+
+    /**
+     * Starts the distribution at {@code home} on a {@code CATALINA_BASE} made by {@link #prepareBase} and kept by
+     * {@link #close()} (so that a test can stop and start the same Tomcat again), with
+     * {@code catalinaOptions} as {@code CATALINA_OPTS}, and waits until {@code readyPort} answers.
+     */
+    public static TomcatDistribution run(Path home, Path base, int readyPort, String catalinaOptions)
+            throws IOException, InterruptedException {
+        if (!Files.isExecutable(home.resolve("bin/catalina.sh"))) throw new IOException("no Tomcat distribution at " + home);
+        return launch(home, base, false, readyPort, catalinaOptions);
+    }
+
+    private static TomcatDistribution launch(Path home, Path base, boolean ownsBase, int readyPort, String catalinaOptions)
+            throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/catalina.sh").toString(), "run");
         Map<String, String> env = pb.environment();
         env.put("CATALINA_HOME", home.toString());
         env.put("CATALINA_BASE", base.toString());
         env.put("JAVA_HOME", System.getProperty("java.home"));
-        env.put("CATALINA_OPTS", "-Xmx256m");
+        env.put("CATALINA_OPTS", catalinaOptions);
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.redirectErrorStream(true);
-        pb.redirectOutput(base.resolve("logs/console.log").toFile());
-        TomcatDistribution tomcat = new TomcatDistribution(base, pb.start());
+        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(base.resolve("logs/console.log").toFile()));
+        TomcatDistribution tomcat = new TomcatDistribution(base, ownsBase, pb.start());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             if (!tomcat.process.isAlive()) {
@@ -80,7 +97,7 @@ public final class TomcatDistribution implements AutoCloseable {
                 throw new IOException("Tomcat exited: " + log);
             }
             if (answers(readyPort)) return tomcat;
-            Thread.sleep(200);
+            Thread.sleep(100);
         }
         String log = tomcat.console();
         tomcat.close();
@@ -96,6 +113,17 @@ public final class TomcatDistribution implements AutoCloseable {
      */
     public static Path prepareBase(Path home, Path base, String connectors, List<String> webapps, List<Path> wars)
             throws IOException {
+        return prepareBase(home, base, connectors, webapps, wars, null, "");
+    }
+
+    /**
+     * {@link #prepareBase(Path, Path, String, List, List)} with an {@code <Engine>} that has the
+     * given {@code jvmRoute} (the suffix of its session ids, by which a balancer keeps a session on
+     * it; null for none) and {@code engineContent} inside it before the {@code <Host>}: a
+     * {@code <Cluster>} for session replication, say.
+     */
+    public static Path prepareBase(Path home, Path base, String connectors, List<String> webapps, List<Path> wars,
+            String jvmRoute, String engineContent) throws IOException {
         for (String dir : new String[] {"conf", "lib", "logs", "temp", "webapps", "work"}) {
             Files.createDirectories(base.resolve(dir));
         }
@@ -110,12 +138,14 @@ public final class TomcatDistribution implements AutoCloseable {
                   <Listener className="org.apache.catalina.startup.VersionLoggerListener"/>
                   <Service name="Catalina">
                 %s
-                    <Engine name="Catalina" defaultHost="localhost">
+                    <Engine name="Catalina" defaultHost="localhost"%s>
+                %s
                       <Host name="localhost" appBase="webapps" unpackWARs="true" autoDeploy="false"/>
                     </Engine>
                   </Service>
                 </Server>
-                """.formatted(connectors.indent(4)));
+                """.formatted(connectors.indent(4), jvmRoute == null ? "" : " jvmRoute=\"" + jvmRoute + "\"",
+                engineContent.indent(6)));
         installPetrel(base.resolve("lib"));
         return base;
     }
@@ -195,11 +225,20 @@ public final class TomcatDistribution implements AutoCloseable {
         return process.pid();
     }
 
-    @Override
-    public void close() {
-        process.destroy(); // SIGTERM: catalina.sh run exec'd java, whose shutdown hook stops Tomcat
+    /** The {@code CATALINA_BASE} this Tomcat runs on. */
+    public Path base() {
+        return base;
+    }
+
+    /**
+     * Stops Tomcat as its users do (SIGTERM: catalina.sh run exec'd java, whose shutdown hook stops
+     * Catalina: connectors paused, applications stopped, connectors closed), SIGKILL after 30 s.
+     * Returns once the process is gone; the base is kept.
+     */
+    public void stop() {
+        process.destroy();
         try {
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 process.waitFor(10, TimeUnit.SECONDS);
             }
@@ -207,6 +246,28 @@ public final class TomcatDistribution implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Ends Tomcat at once (SIGKILL), as a crash or the kernel's OOM killer does; returns once it is gone. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether Tomcat's process still runs. */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** {@link #stop()}, then the base removed when {@link #start} made it (not one given to {@link #run}). */
+    @Override
+    public void close() {
+        stop();
+        if (!ownsBase) return;
         try (Stream<Path> files = Files.walk(base)) {
             List<Path> all = new ArrayList<>();
             files.sorted(Comparator.reverseOrder()).forEach(all::add);

@@ -51,7 +51,10 @@ public final class Lab {
             LabPaths paths = new LabPaths(home, Path.of(System.getProperty("java.home"), "bin", "java"));
             checkTools();
             BaselineBuild.ensure(paths, err);
-            return runScenarios(options, paths, args, err);
+            List<String> perServer = options.scenarios().stream().filter(s -> !s.equals("failover")).toList();
+            int status = perServer.isEmpty() ? 0 : runScenarios(options.withScenarios(perServer), paths, args, err);
+            if (options.scenarios().contains("failover")) status = Math.max(status, Failover.run(options.quick(), paths, err));
+            return status;
         } catch (LabException e) {
             err.println("petrel bench: " + e.getMessage());
             return 2;

@@ -21,7 +21,7 @@ import java.util.Set;
 record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, int passes, boolean publish,
                   boolean sameCpuOnly, Path before) {
     static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "tail", "ramp", "idle", "idle-tls", "ajp",
-            "tomcat", "tomcat-ramp", "tls", "h2");
+            "tomcat", "tomcat-ramp", "tls", "h2", "failover");
 
     static final String HELP = """
             Usage: petrel bench SCENARIO... [--servers a,b,...] [--passes N] [--quick] [--publish] [--before DIR]
@@ -46,6 +46,11 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
               h2           HTTP/2: server CPU per request and rate, h2load -c 100 -m 10 over h2c
                            (prior knowledge) and h2 (TLS, ALPN), and -c 1 -m 100 over h2c; the
                            servers that speak HTTP/2, each with its own project's support
+              failover     two backends behind httpd's mod_jk balancer and behind HAProxy: Tomcats
+                           with Petrel's connectors replicating sessions, then two petrel serve;
+                           one stopped (SIGTERM), killed (SIGKILL), and both restarted in turn
+                           under steady load; requests failed and sessions kept per case. Not
+                           per server: --servers and --passes do not apply              [002]
               all          every scenario above
 
             Options:
@@ -61,6 +66,11 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
 
             Results go to bench/results/<timestamp>/: report.md, index.html, CSV, SVG, raw tool output.
             """;
+
+    /** These options with other scenarios: the failover scenario runs apart from the per-server ones. */
+    LabOptions withScenarios(List<String> names) {
+        return new LabOptions(List.copyOf(names), servers, quick, passes, publish, sameCpuOnly, before);
+    }
 
     /** Passes for {@code scenario}: as asked, else 3 (1 for the ramp, whose pass is long). */
     int passesFor(String scenario) {
