@@ -919,6 +919,9 @@ public final class ApacheHttpd implements AutoCloseable {
             p.append(w).append("ping_mode=A\n");
             p.append(w).append("ping_timeout=2000\n");
             p.append(w).append("socket_connect_timeout=2000\n");
+            // one attempt per member: the lb worker tries the next member at once, instead of this one
+            // again after retry_interval (100 ms) when it refused the connection
+            p.append(w).append("retries=1\n");
             // a backend that is stopping answers 503 to what reaches it after it stopped taking work
             // (Tomcat's paused connector): mod_jk then marks it in error and sends the request elsewhere
             p.append(w).append("fail_on_status=503\n");

@@ -271,4 +271,60 @@ class ApacheHttpdTest {
         assertThatThrownBy(() -> b.port(65536)).isInstanceOf(IllegalArgumentException.class);
         b.secret(null).secret("Ab0-._~!%&*+,/:;<=>?@[]^{|}").packetSize(65536).path("/");
     }
+
+    /** A GET with a session cookie, on a new connection. */
+    private static HttpResponse<String> getWithCookie(URI uri, String cookie) throws IOException, InterruptedException {
+        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build()) {
+            return client.send(HttpRequest.newBuilder(uri).header("Cookie", cookie).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
+    @Test
+    void aBalancerSpreadsRequestsKeepsASessionOnItsRouteAndLeavesAMemberThatIsGone() throws Exception {
+        assumeHttpd();
+        try (FakeAjpBackend second = new FakeAjpBackend();
+             ApacheHttpd httpd = ApacheHttpd.builder(AjpModule.MOD_JK)
+                     .balancer(List.of(new ApacheHttpd.BalancerMember("p1", "127.0.0.1", backend.port()),
+                             new ApacheHttpd.BalancerMember("p2", "127.0.0.1", second.port())))
+                     .recoverTime(Duration.ofSeconds(1)).threadsPerChild(4).maxRequestWorkers(8).start()) {
+            for (int i = 0; i < 10; i++) assertThat(get(httpd.uri("/spread")).statusCode()).as(httpd.errorLog()).isEqualTo(200);
+            assertThat(backend.forwards()).as("p1's share").isNotEmpty();
+            assertThat(second.forwards()).as("p2's share").isNotEmpty();
+
+            // a session id ending in ".p2" (Tomcat's jvmRoute) stays on p2
+            int p1Before = backend.forwards().size();
+            int p2Before = second.forwards().size();
+            for (int i = 0; i < 5; i++) {
+                assertThat(getWithCookie(httpd.uri("/sticky"), "JSESSIONID=ABC.p2").statusCode()).isEqualTo(200);
+            }
+            assertThat(second.forwards()).hasSize(p2Before + 5);
+            assertThat(backend.forwards()).hasSize(p1Before);
+
+            // p2 gone: its sessions' requests are answered by p1, and the status worker says p2 is in error
+            second.close();
+            for (int i = 0; i < 5; i++) {
+                HttpResponse<String> r = getWithCookie(httpd.uri("/moved"), "JSESSIONID=ABC.p2");
+                assertThat(r.statusCode()).as(httpd.errorLog()).isEqualTo(200);
+                assertThat(r.body()).isEqualTo("backend saw /moved");
+            }
+            assertThat(backend.forwards()).hasSize(p1Before + 5);
+            assertThat(httpd.balancerStatus()).contains("worker.p1.state=OK", "worker.p2.state=ERR");
+            assertThat(second.errors()).isEmpty();
+        }
+    }
+
+    @Test
+    void aBalancerIsMadeOfTwoDistinctMembersOfModJk() {
+        ApacheHttpd.BalancerMember one = new ApacheHttpd.BalancerMember("p1", "127.0.0.1", 8009);
+        assertThatThrownBy(() -> ApacheHttpd.builder(AjpModule.MOD_JK).balancer(List.of(one)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ApacheHttpd.builder(AjpModule.MOD_JK).balancer(List.of(one, one)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ApacheHttpd.builder(AjpModule.MOD_PROXY_AJP).balancer(List.of(one, one)))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> new ApacheHttpd.BalancerMember("p 1", "127.0.0.1", 8009))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -7,6 +7,12 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One case of the failover scenario: users log in through a front end, steady load runs, an event
@@ -42,6 +48,9 @@ final class FailoverCase {
     }
 
     private static final Duration LOAD_LIMIT = Duration.ofMinutes(3);
+    /** Requests sent to be in flight on a backend when it is stopped or killed, and how long each takes. */
+    private static final int IN_FLIGHT = 3;
+    private static final Duration SLOW = Duration.ofMillis(1000);
     private static final int FAILURES_SHOWN = 5;
 
     private final HttpClient client;
@@ -50,6 +59,7 @@ final class FailoverCase {
     private final String statelessPath;
     private final boolean sessions;
     private final Timing timing;
+    private final ExecutorService inFlight = Executors.newVirtualThreadPerTaskExecutor();
 
     FailoverCase(HttpClient client, FrontEnd frontEnd, List<? extends Backend> backends, String statelessPath, boolean sessions,
             Timing timing) {
@@ -63,6 +73,7 @@ final class FailoverCase {
 
     CaseResult run(String name, Event event) throws IOException, InterruptedException {
         List<CaseResult.Check> checks = new ArrayList<>();
+        List<OpenLoopLoad.Outcome> extra = new ArrayList<>(); // the requests sent to be in flight at the event
         List<UserSession> users = sessions ? logIn(name, "u", timing.users()) : List.of();
         long retriedBefore = frontEnd.retried();
         OpenLoopLoad load = new OpenLoopLoad(client, frontEnd, timing.rate(), statelessPath, users, LOAD_LIMIT);
@@ -75,8 +86,10 @@ final class FailoverCase {
             eventStart = System.nanoTime();
             List<? extends Backend> hit = event == Event.ROLLING ? backends : backends.subList(0, 1);
             for (Backend b : hit) {
+                List<Future<OpenLoopLoad.Outcome>> slow = inFlightOn(b.route(), users);
                 if (event == Event.KILL) b.kill();
                 else b.stop();
+                if (sessions) checks.add(inFlightAnswered(b.route(), event, slow, extra));
                 b.start();
                 boolean back = frontEnd.awaitInUse(b.route(), timing.backTimeout());
                 checks.add(new CaseResult.Check(frontEnd.name() + " uses " + b.route() + " again after its restart"
@@ -86,13 +99,29 @@ final class FailoverCase {
             Thread.sleep(timing.after().toMillis());
         } finally {
             outcomes = load.stop();
+            outcomes.addAll(extra);
         }
         long retried = frontEnd.retried() - retriedBefore;
         int kept = 0;
-        for (UserSession user : users) if (stillLoggedIn(user)) kept++;
+        int victims = 0;
+        int victimsKept = 0;
+        String victim = backends.getFirst().route();
+        for (UserSession user : users) {
+            boolean loggedIn = stillLoggedIn(user);
+            if (loggedIn) kept++;
+            if (victim.equals(user.loginRoute())) {
+                victims++;
+                if (loggedIn) victimsKept++;
+            }
+        }
         if (sessions) {
             checks.add(stickiness(outcomes, eventStart));
-            if (event != Event.ROLLING) checks.add(newSessionsReach(name, backends.getFirst().route()));
+            checks.add(new CaseResult.Check("users logged in on " + victim + " still logged in afterwards: " + victimsKept + " of "
+                    + victims, victims > 0 && victimsKept == victims));
+            if (event != Event.ROLLING) {
+                checks.add(servedElsewhere(outcomes, victim, eventStart, eventEnd));
+                checks.add(newSessionsReach(name, victim));
+            }
         }
         return result(name, event, outcomes, eventStart, eventEnd, retried, kept, users.size(), checks);
     }
@@ -161,6 +190,71 @@ final class FailoverCase {
         }
         return new CaseResult.Check("sticky sessions: " + sticky + " of " + asked
                 + " session requests before the event answered by the user's log-in backend", asked > 0 && sticky == asked);
+    }
+
+    /**
+     * Sends {@link #IN_FLIGHT} slow requests ({@link #SLOW}) of users whose sessions are on {@code route}
+     * (so that they go there), and returns once they have had the time to reach it: requests in
+     * flight on the backend when it is stopped or killed.
+     */
+    private List<Future<OpenLoopLoad.Outcome>> inFlightOn(String route, List<UserSession> users) throws InterruptedException {
+        List<Future<OpenLoopLoad.Outcome>> slow = new ArrayList<>();
+        List<UserSession> there = users.stream().filter(u -> route.equals(u.currentRoute())).limit(IN_FLIGHT).toList();
+        for (UserSession user : there) {
+            slow.add(inFlight.submit(() -> OpenLoopLoad.exchange(client,
+                    frontEnd.uri(SessionApp.WHOAMI + "?sleep=" + SLOW.toMillis()), user)));
+        }
+        if (!slow.isEmpty()) Thread.sleep(SLOW.toMillis() / 4);
+        return slow;
+    }
+
+    /**
+     * What became of the requests in flight on a backend at its stop or kill (all answered by the
+     * time the process has exited, or failed over): on a graceful stop, each must have been answered
+     * by that backend; on a kill, they are counted as answered elsewhere (the balancer retried them)
+     * or failed.
+     */
+    private static CaseResult.Check inFlightAnswered(String route, Event event, List<Future<OpenLoopLoad.Outcome>> slow,
+            List<OpenLoopLoad.Outcome> extra) throws InterruptedException {
+        int there = 0;
+        int elsewhere = 0;
+        int failed = 0;
+        for (Future<OpenLoopLoad.Outcome> f : slow) {
+            OpenLoopLoad.Outcome o;
+            try {
+                o = f.get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                o = null;
+            }
+            if (o == null) {
+                failed++;
+                continue;
+            }
+            extra.add(o);
+            if (!o.ok()) failed++;
+            else if (route.equals(o.route())) there++;
+            else elsewhere++;
+        }
+        String counts = there + " answered by " + route + ", " + elsewhere + " by another backend after a retry, " + failed + " failed";
+        if (event == Event.KILL) {
+            return new CaseResult.Check("requests in flight on " + route + " when it was killed: " + slow.size() + " (" + counts + ")",
+                    !slow.isEmpty());
+        }
+        return new CaseResult.Check("requests in flight on " + route + " at its SIGTERM answered by it: " + there + " of " + slow.size()
+                + " (" + counts + ")", !slow.isEmpty() && there == slow.size());
+    }
+
+    /** While the first backend was out, its users' requests were answered by another one. */
+    private static CaseResult.Check servedElsewhere(List<OpenLoopLoad.Outcome> outcomes, String victim, long eventStart, long eventEnd) {
+        int elsewhere = 0;
+        for (OpenLoopLoad.Outcome o : outcomes) {
+            if (o.session() != null && o.ok() && victim.equals(o.session().loginRoute()) && o.sent() >= eventStart
+                    && o.sent() <= eventEnd && !victim.equals(o.route())) {
+                elsewhere++;
+            }
+        }
+        return new CaseResult.Check("requests of " + victim + "'s users answered by another backend while it was out: " + elsewhere,
+                elsewhere > 0);
     }
 
     /** Once the first backend is back, new users are balanced onto it again. */

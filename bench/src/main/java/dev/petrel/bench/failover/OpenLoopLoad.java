@@ -74,8 +74,16 @@ final class OpenLoopLoad implements AutoCloseable {
 
     private void send(long n) {
         UserSession session = n % 2 == 1 && !sessions.isEmpty() ? sessions.get((int) (n / 2 % sessions.size())) : null;
-        HttpRequest.Builder request = HttpRequest.newBuilder(frontEnd.uri(session == null ? statelessPath : SessionApp.WHOAMI))
-                .timeout(REQUEST_TIMEOUT);
+        Outcome outcome = exchange(client, frontEnd.uri(session == null ? statelessPath : SessionApp.WHOAMI), session);
+        if (outcome != null) outcomes.add(outcome);
+    }
+
+    /**
+     * One GET of {@code uri}, with {@code session}'s cookies when there is one (whose user the answer
+     * must then show); null when interrupted.
+     */
+    static Outcome exchange(HttpClient client, URI uri, UserSession session) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT);
         String cookie = session == null ? null : session.cookieHeader();
         if (cookie != null) request.header("Cookie", cookie);
         long sent = System.nanoTime();
@@ -85,17 +93,17 @@ final class OpenLoopLoad implements AutoCloseable {
             String body = response.body();
             if (session != null) session.update(response);
             if (response.statusCode() != 200) {
-                outcomes.add(new Outcome(sent, latency, false, false, session, null, "status " + response.statusCode()));
+                return new Outcome(sent, latency, false, false, session, null, "status " + response.statusCode());
             } else if (session != null && !session.recognisedIn(body)) {
-                outcomes.add(new Outcome(sent, latency, false, true, session, UserSession.routeOf(body),
-                        "session of " + session.user() + " not recognised: " + body.strip()));
-            } else {
-                outcomes.add(new Outcome(sent, latency, true, false, session, UserSession.routeOf(body), null));
+                return new Outcome(sent, latency, false, true, session, UserSession.routeOf(body),
+                        "session of " + session.user() + " not recognised: " + body.strip());
             }
+            return new Outcome(sent, latency, true, false, session, UserSession.routeOf(body), null);
         } catch (IOException e) {
-            outcomes.add(new Outcome(sent, System.nanoTime() - sent, false, false, session, null, e.toString()));
+            return new Outcome(sent, System.nanoTime() - sent, false, false, session, null, e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return null;
         }
     }
 

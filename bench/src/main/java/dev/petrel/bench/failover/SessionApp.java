@@ -12,7 +12,8 @@ import java.nio.file.Path;
  *   <li>{@code /cluster/login.jsp?user=NAME}: puts {@code NAME} in the session (a log-in, as far as a
  *       balancer can tell) and answers {@code user=NAME route=p1};</li>
  *   <li>{@code /cluster/whoami.jsp}: answers {@code user=NAME route=p2} from the request's session, or
- *       {@code user=none} without one; never creates a session;</li>
+ *       {@code user=none} without one; never creates a session; {@code ?sleep=MS} (up to 5000) answers
+ *       that late, to have a request in flight when a backend stops;</li>
  *   <li>{@code /cluster/ping.jsp}: stateless, {@code route=p1}; the health check's page.</li>
  * </ul>
  * The route is the Tomcat's {@code jvmRoute}, which {@link TomcatNode} also sets as the system
@@ -50,6 +51,8 @@ final class SessionApp {
                 """);
         Files.writeString(app.resolve("whoami.jsp"), page + " session=\"false\" %>\n" + """
                 <%
+                  String sleep = request.getParameter("sleep");
+                  if (sleep != null && sleep.matches("[0-9]{1,4}")) Thread.sleep(Math.min(5000, Integer.parseInt(sleep)));
                   jakarta.servlet.http.HttpSession s = request.getSession(false);
                   Object user = s == null ? null : s.getAttribute("user");
                 %>

@@ -2,6 +2,7 @@ package dev.petrel.bench.failover;
 
 import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,9 +31,14 @@ final class UserSession {
         return header.toString();
     }
 
-    /** Takes the answer's {@code Set-Cookie} headers (name and value; the attributes do not matter here). */
-    synchronized void update(HttpResponse<?> response) {
-        for (String setCookie : response.headers().allValues("set-cookie")) {
+    /** Takes the answer's {@code Set-Cookie} headers. */
+    void update(HttpResponse<?> response) {
+        update(response.headers().allValues("set-cookie"));
+    }
+
+    /** Takes {@code Set-Cookie} header values: name and value; the attributes do not matter here. */
+    synchronized void update(List<String> setCookies) {
+        for (String setCookie : setCookies) {
             int end = setCookie.indexOf(';');
             String pair = end < 0 ? setCookie : setCookie.substring(0, end);
             int eq = pair.indexOf('=');
@@ -42,6 +48,16 @@ final class UserSession {
 
     synchronized void loginRoute(String route) {
         this.loginRoute = route;
+    }
+
+    /**
+     * The backend the session is on now: the route its id ends with ({@code ABC.p2}, Tomcat's
+     * {@code jvmRoute}, re-tagged after a failover), else the one that answered the log-in.
+     */
+    synchronized String currentRoute() {
+        String id = cookies.get("JSESSIONID");
+        int dot = id == null ? -1 : id.lastIndexOf('.');
+        return dot < 0 ? loginRoute : id.substring(dot + 1);
     }
 
     /** The backend that answered the log-in. */

@@ -27,8 +27,12 @@ class LabOptionsTest {
         LabOptions options = LabOptions.parse(List.of("ramp", "all", "--servers", "baseline-c,petrel-virtual"));
 
         assertThat(options.scenarios()).containsExactly("ramp", "latency", "connectors", "single-cpu", "tail", "idle", "idle-tls", "ajp",
-                "tomcat", "tomcat-ramp", "tls", "h2");
+                "tomcat", "tomcat-ramp", "tls", "h2", "failover");
         assertThat(options.servers()).containsExactly("baseline-c", "petrel-virtual");
+        // failover runs apart from the per-server scenarios, with the same options
+        LabOptions perServer = options.withScenarios(List.of("ramp"));
+        assertThat(perServer.scenarios()).containsExactly("ramp");
+        assertThat(perServer.servers()).isEqualTo(options.servers());
     }
 
     @Test
