@@ -11,6 +11,7 @@ import java.util.List;
  * @param retried        requests the balancer gave to another backend after a failure, by its own count
  * @param eventP99Millis the 99th percentile latency of the requests sent during the event (stop or kill to
  *                       the backend's return)
+ * @param eventMaxMillis the longest of them
  * @param eventRequests  how many requests were sent during the event
  * @param sessionsKept   users still logged in after the case
  * @param sessionsTotal  users logged in before the event
@@ -18,7 +19,7 @@ import java.util.List;
  * @param checks         what else was checked, each as "what: result", and whether it held
  * @param failures       the first few failed requests, for the report
  */
-record CaseResult(String name, int requests, int failed, long retried, double eventP99Millis, int eventRequests,
+record CaseResult(String name, int requests, int failed, long retried, double eventP99Millis, double eventMaxMillis, int eventRequests,
                   int sessionsKept, int sessionsTotal, boolean lossless, List<Check> checks, List<String> failures) {
 
     /** A named check and whether it held. */
@@ -39,7 +40,8 @@ record CaseResult(String name, int requests, int failed, long retried, double ev
     List<String> details() {
         List<String> lines = new java.util.ArrayList<>();
         lines.add("  retried by the balancer " + retried + "; p99 " + String.format(java.util.Locale.ROOT, "%.1f", eventP99Millis)
-                + " ms over the " + eventRequests + " requests sent during the event" + (lossless ? "; must lose nothing" : ""));
+                + " ms, max " + String.format(java.util.Locale.ROOT, "%.1f", eventMaxMillis) + " ms over the " + eventRequests
+                + " requests sent during the event" + (lossless ? "; must lose nothing" : ""));
         for (Check c : checks) lines.add("  " + (c.held() ? "ok   " : "FAIL ") + c.text());
         for (String f : failures) lines.add("  failed: " + f);
         return lines;

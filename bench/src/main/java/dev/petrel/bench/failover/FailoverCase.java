@@ -48,10 +48,11 @@ final class FailoverCase {
     }
 
     private static final Duration LOAD_LIMIT = Duration.ofMinutes(3);
-    /** Requests sent to be in flight on a backend when it is stopped or killed, and how long each takes. */
+    /** GETs sent to be in flight on a backend when it is stopped or killed (a POST too), and how long each takes. */
     private static final int IN_FLIGHT = 3;
     private static final Duration SLOW = Duration.ofMillis(1000);
     private static final int FAILURES_SHOWN = 5;
+    private static final int SLOWEST_SHOWN = 3;
 
     private final HttpClient client;
     private final FrontEnd frontEnd;
@@ -99,7 +100,6 @@ final class FailoverCase {
             Thread.sleep(timing.after().toMillis());
         } finally {
             outcomes = load.stop();
-            outcomes.addAll(extra);
         }
         long retried = frontEnd.retried() - retriedBefore;
         int kept = 0;
@@ -123,30 +123,42 @@ final class FailoverCase {
                 checks.add(newSessionsReach(name, victim));
             }
         }
-        return result(name, event, outcomes, eventStart, eventEnd, retried, kept, users.size(), checks);
+        return result(name, event, outcomes, extra, eventStart, eventEnd, retried, kept, users.size(), checks);
     }
 
-    private static CaseResult result(String name, Event event, List<OpenLoopLoad.Outcome> outcomes, long eventStart, long eventEnd,
-            long retried, int kept, int total, List<CaseResult.Check> checks) {
-        List<Long> eventLatencies = new ArrayList<>();
+    /**
+     * The case's figures: requests and failures over the load and the requests sent to be in flight
+     * ({@code extra}); latencies over the load's requests sent during the event only, since the
+     * others are slow on purpose.
+     */
+    private static CaseResult result(String name, Event event, List<OpenLoopLoad.Outcome> load, List<OpenLoopLoad.Outcome> extra,
+            long eventStart, long eventEnd, long retried, int kept, int total, List<CaseResult.Check> checks) {
+        List<OpenLoopLoad.Outcome> during = new ArrayList<>();
+        for (OpenLoopLoad.Outcome o : load) if (o.sent() >= eventStart && o.sent() <= eventEnd) during.add(o);
+        during.sort(java.util.Comparator.comparingLong(OpenLoopLoad.Outcome::latency));
+        double p99 = during.isEmpty() ? 0 : during.get((int) Math.ceil(during.size() * 0.99) - 1).latency() / 1e6;
+        double max = during.isEmpty() ? 0 : during.getLast().latency() / 1e6;
         List<String> failures = new ArrayList<>();
+        List<OpenLoopLoad.Outcome> all = new ArrayList<>(load);
+        all.addAll(extra);
         int failed = 0;
-        long firstSent = outcomes.stream().mapToLong(OpenLoopLoad.Outcome::sent).min().orElse(0);
-        for (OpenLoopLoad.Outcome o : outcomes) {
-            if (o.sent() >= eventStart && o.sent() <= eventEnd) eventLatencies.add(o.latency());
-            if (!o.ok()) {
-                failed++;
-                if (failures.size() < FAILURES_SHOWN) {
-                    failures.add(String.format(java.util.Locale.ROOT, "at %.2f s (event at %.2f s): %s",
-                            (o.sent() - firstSent) / 1e9, (eventStart - firstSent) / 1e9, o.failure()));
-                }
-            }
+        for (OpenLoopLoad.Outcome o : all) {
+            if (o.ok()) continue;
+            failed++;
+            if (failures.size() < FAILURES_SHOWN) failures.add(at(o, eventStart) + ": " + o.failure());
         }
-        eventLatencies.sort(null);
-        double p99 = eventLatencies.isEmpty() ? 0
-                : eventLatencies.get((int) Math.ceil(eventLatencies.size() * 0.99) - 1) / 1e6;
-        return new CaseResult(name, outcomes.size(), failed, retried, p99, eventLatencies.size(), kept, total, event.lossless,
+        // the slowest few of the event, where each was sent and who answered: where a tail comes from
+        for (OpenLoopLoad.Outcome o : during.reversed().subList(0, Math.min(SLOWEST_SHOWN, during.size()))) {
+            checks.add(new CaseResult.Check(String.format(java.util.Locale.ROOT, "slow during the event: %.1f ms, %s, answered by %s",
+                    o.latency() / 1e6, at(o, eventStart), !o.ok() ? "nobody (" + o.failure() + ")" : o.route() == null ? "a backend" : o.route()), true));
+        }
+        return new CaseResult(name, all.size(), failed, retried, p99, max, during.size(), kept, total, event.lossless,
                 checks, failures);
+    }
+
+    /** When {@code o} was sent, from the event's start. */
+    private static String at(OpenLoopLoad.Outcome o, long eventStart) {
+        return String.format(java.util.Locale.ROOT, "sent %+.3f s from the event's start", (o.sent() - eventStart) / 1e9);
     }
 
     /** Logs {@code count} users in through the front end; each must get its own name back. */
@@ -193,55 +205,64 @@ final class FailoverCase {
     }
 
     /**
-     * Sends {@link #IN_FLIGHT} slow requests ({@link #SLOW}) of users whose sessions are on {@code route}
-     * (so that they go there), and returns once they have had the time to reach it: requests in
-     * flight on the backend when it is stopped or killed.
+     * Sends {@link #IN_FLIGHT} slow GETs ({@link #SLOW}) and one slow POST of users whose sessions are
+     * on {@code route} (so that they go there), and returns once they have had the time to reach it:
+     * requests in flight on the backend when it is stopped or killed. The POST is last in the list.
      */
     private List<Future<OpenLoopLoad.Outcome>> inFlightOn(String route, List<UserSession> users) throws InterruptedException {
         List<Future<OpenLoopLoad.Outcome>> slow = new ArrayList<>();
-        List<UserSession> there = users.stream().filter(u -> route.equals(u.currentRoute())).limit(IN_FLIGHT).toList();
-        for (UserSession user : there) {
+        List<UserSession> there = users.stream().filter(u -> route.equals(u.currentRoute())).limit(IN_FLIGHT + 1).toList();
+        for (int i = 0; i < there.size(); i++) {
+            UserSession user = there.get(i);
+            boolean post = i == IN_FLIGHT;
             slow.add(inFlight.submit(() -> OpenLoopLoad.exchange(client,
-                    frontEnd.uri(SessionApp.WHOAMI + "?sleep=" + SLOW.toMillis()), user)));
+                    frontEnd.uri(SessionApp.WHOAMI + "?sleep=" + SLOW.toMillis()), user, post)));
         }
-        if (!slow.isEmpty()) Thread.sleep(SLOW.toMillis() / 4);
+        if (!slow.isEmpty()) Thread.sleep(SLOW.toMillis() * 2 / 5); // on a busy machine too, they have reached it
         return slow;
     }
 
     /**
      * What became of the requests in flight on a backend at its stop or kill (all answered by the
      * time the process has exited, or failed over): on a graceful stop, each must have been answered
-     * by that backend; on a kill, they are counted as answered elsewhere (the balancer retried them)
-     * or failed.
+     * by that backend; on a kill, each is counted as answered elsewhere (the balancer sent it again)
+     * or failed. The POST is told apart: a balancer that sends it again may run it twice.
      */
     private static CaseResult.Check inFlightAnswered(String route, Event event, List<Future<OpenLoopLoad.Outcome>> slow,
             List<OpenLoopLoad.Outcome> extra) throws InterruptedException {
         int there = 0;
         int elsewhere = 0;
         int failed = 0;
-        for (Future<OpenLoopLoad.Outcome> f : slow) {
+        String post = "";
+        for (int i = 0; i < slow.size(); i++) {
             OpenLoopLoad.Outcome o;
             try {
-                o = f.get(30, TimeUnit.SECONDS);
+                o = slow.get(i).get(30, TimeUnit.SECONDS);
             } catch (ExecutionException | TimeoutException e) {
                 o = null;
             }
-            if (o == null) {
-                failed++;
+            if (o != null) extra.add(o);
+            String fate = o == null || !o.ok() ? "failed" + (o == null ? "" : " (" + o.failure() + ")")
+                    : route.equals(o.route()) ? "answered by " + route : "answered by " + o.route() + ", sent again by the balancer";
+            if (i == IN_FLIGHT) {
+                post = "; the POST " + fate;
                 continue;
             }
-            extra.add(o);
-            if (!o.ok()) failed++;
+            if (o == null || !o.ok()) failed++;
             else if (route.equals(o.route())) there++;
             else elsewhere++;
         }
-        String counts = there + " answered by " + route + ", " + elsewhere + " by another backend after a retry, " + failed + " failed";
+        int gets = Math.min(slow.size(), IN_FLIGHT);
+        String counts = "GETs: " + there + " answered by " + route + ", " + elsewhere + " by another backend after a retry, "
+                + failed + " failed" + post;
         if (event == Event.KILL) {
             return new CaseResult.Check("requests in flight on " + route + " when it was killed: " + slow.size() + " (" + counts + ")",
-                    !slow.isEmpty());
+                    gets == IN_FLIGHT);
         }
-        return new CaseResult.Check("requests in flight on " + route + " at its SIGTERM answered by it: " + there + " of " + slow.size()
-                + " (" + counts + ")", !slow.isEmpty() && there == slow.size());
+        boolean postAnswered = post.equals("; the POST answered by " + route);
+        return new CaseResult.Check("requests in flight on " + route + " at its SIGTERM answered by it: "
+                + (there + (postAnswered ? 1 : 0)) + " of " + slow.size() + " (" + counts + ")",
+                slow.size() == IN_FLIGHT + 1 && there == IN_FLIGHT && postAnswered);
     }
 
     /** While the first backend was out, its users' requests were answered by another one. */

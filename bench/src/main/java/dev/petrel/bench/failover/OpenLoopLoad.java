@@ -74,16 +74,17 @@ final class OpenLoopLoad implements AutoCloseable {
 
     private void send(long n) {
         UserSession session = n % 2 == 1 && !sessions.isEmpty() ? sessions.get((int) (n / 2 % sessions.size())) : null;
-        Outcome outcome = exchange(client, frontEnd.uri(session == null ? statelessPath : SessionApp.WHOAMI), session);
+        Outcome outcome = exchange(client, frontEnd.uri(session == null ? statelessPath : SessionApp.WHOAMI), session, false);
         if (outcome != null) outcomes.add(outcome);
     }
 
     /**
-     * One GET of {@code uri}, with {@code session}'s cookies when there is one (whose user the answer
-     * must then show); null when interrupted.
+     * One GET (or an empty POST) of {@code uri}, with {@code session}'s cookies when there is one
+     * (whose user the answer must then show); null when interrupted.
      */
-    static Outcome exchange(HttpClient client, URI uri, UserSession session) {
+    static Outcome exchange(HttpClient client, URI uri, UserSession session, boolean post) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT);
+        if (post) request.POST(HttpRequest.BodyPublishers.noBody());
         String cookie = session == null ? null : session.cookieHeader();
         if (cookie != null) request.header("Cookie", cookie);
         long sent = System.nanoTime();
