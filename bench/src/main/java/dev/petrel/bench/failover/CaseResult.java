@@ -17,10 +17,12 @@ import java.util.List;
  * @param sessionsTotal  users logged in before the event
  * @param lossless       whether the case must lose nothing (a graceful stop, a rolling restart)
  * @param checks         what else was checked, each as "what: result", and whether it held
+ * @param slowest        the slowest few requests of the event: when each was sent and who answered
  * @param failures       the first few failed requests, for the report
  */
 record CaseResult(String name, int requests, int failed, long retried, double eventP99Millis, double eventMaxMillis, int eventRequests,
-                  int sessionsKept, int sessionsTotal, boolean lossless, List<Check> checks, List<String> failures) {
+                  int sessionsKept, int sessionsTotal, boolean lossless, List<Check> checks, List<String> slowest,
+                  List<String> failures) {
 
     /** A named check and whether it held. */
     record Check(String text, boolean held) {}
@@ -43,6 +45,7 @@ record CaseResult(String name, int requests, int failed, long retried, double ev
                 + " ms, max " + String.format(java.util.Locale.ROOT, "%.1f", eventMaxMillis) + " ms over the " + eventRequests
                 + " requests sent during the event" + (lossless ? "; must lose nothing" : ""));
         for (Check c : checks) lines.add("  " + (c.held() ? "ok   " : "FAIL ") + c.text());
+        for (String s : slowest) lines.add("  slow " + s);
         for (String f : failures) lines.add("  failed: " + f);
         return lines;
     }

@@ -40,6 +40,7 @@ public final class FailoverScenario {
     private final Path libraries;
     private final Path work;
     private final PrintStream out;
+    private boolean passed;
     /** What is running, closed last-opened first by {@link #closeAll} (also when the JVM is stopped). */
     private final Deque<AutoCloseable> open = new ArrayDeque<>();
 
@@ -61,16 +62,16 @@ public final class FailoverScenario {
     }
 
     /**
-     * Runs every case and returns their results; a case that could not run at all throws.
+     * Runs every case, prints the results and returns their lines; throws when a case could not run
+     * at all (a backend or balancer that did not start, a log-in that failed).
      */
     public List<String> run() throws IOException, InterruptedException {
         Thread cleanup = new Thread(this::closeAll, "petrel-failover-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         List<CaseResult> results = new ArrayList<>();
         FailoverCase.Timing timing = FailoverCase.Timing.of(quick);
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(2)).build();
-        try {
+        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(2)).build()) {
             List<TomcatNode> tomcats = opened(TomcatNode.cluster(tomcatHome, work.resolve("catalina"), List.of("p1", "p2")));
             for (TomcatNode node : tomcats) {
                 out.println("failover: starting Tomcat " + node);
@@ -114,8 +115,6 @@ public final class FailoverScenario {
         passed = failedCases == 0;
         return lines;
     }
-
-    private boolean passed;
 
     /** Whether the last {@link #run()} kept every promise. */
     public boolean passed() {

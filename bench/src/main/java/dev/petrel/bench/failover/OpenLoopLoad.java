@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * others ask {@link SessionApp}'s whoami page with one of the users' cookies, in turn, and must get
  * that user back. Bounded: it stops by itself after {@code maxDuration}.
  */
-final class OpenLoopLoad implements AutoCloseable {
+final class OpenLoopLoad {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     /** What happened to one request; {@code sent} and {@code latency} in nanoseconds, sent on {@link System#nanoTime()}. */
@@ -115,11 +115,5 @@ final class OpenLoopLoad implements AutoCloseable {
         senders.shutdown();
         senders.awaitTermination(REQUEST_TIMEOUT.toSeconds() + 2, TimeUnit.SECONDS);
         return new ArrayList<>(outcomes);
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-        stop();
-        senders.shutdownNow();
     }
 }
