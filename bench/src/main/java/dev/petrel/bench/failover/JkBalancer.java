@@ -21,7 +21,7 @@ final class JkBalancer implements FrontEnd {
      * The line mod_jk's lb worker logs (at info) each time a member failed a request that it then
      * gives to another member: a refused connection, a failed CPING, a 503 of {@code fail_on_status}.
      */
-    private static final Pattern RETRY = Pattern.compile("(?m)^.*service failed, worker \\S+ is in error state.*$|^.*service failed, worker \\S+ is in local error state.*$");
+    private static final Pattern RETRY = Pattern.compile("service failed, worker \\S+ is in (local )?error state");
 
     private final ApacheHttpd httpd;
 
@@ -44,7 +44,12 @@ final class JkBalancer implements FrontEnd {
 
     @Override
     public long retried() {
-        Matcher m = RETRY.matcher(httpd.errorLog());
+        return retriesIn(httpd.errorLog());
+    }
+
+    /** How many times mod_jk's log {@code log} says a member failed a request that went to another. */
+    static long retriesIn(String log) {
+        Matcher m = RETRY.matcher(log);
         long n = 0;
         while (m.find()) n++;
         return n;
@@ -64,7 +69,7 @@ final class JkBalancer implements FrontEnd {
     public String diagnostics() {
         String status;
         try {
-            status = httpd.balancerStatus().lines().filter(l -> l.matches("worker\\.p\\d\\.(state|activation|errors|elected)=.*"))
+            status = httpd.balancerStatus().lines().filter(l -> l.matches("worker\\.[^.]+\\.(state|activation|errors|elected)=.*"))
                     .reduce((a, b) -> a + ", " + b).orElse("");
         } catch (IOException e) {
             status = e.toString();
