@@ -101,4 +101,15 @@ public final class ConnectionLifecycle {
         }
         endpoint.close();
     }
+
+    /**
+     * Closes now so that the peer sees a failure, not an end ({@link Endpoint#reset}): a response
+     * cut after bytes of it had left.
+     */
+    public void reset() {
+        synchronized (this) {
+            closedByServer = true;
+        }
+        endpoint.reset();
+    }
 }

@@ -156,6 +156,17 @@ public interface Endpoint extends RequestOrigin {
     /** Closes both directions; idempotent and safe from any thread. */
     void close();
 
+    /**
+     * Closes so that the peer sees a failure, not an end: a response that broke off after bytes of
+     * it had left must not look whole to the client, and where the end of the connection is the
+     * end of the body (an HTTP/1.0 response of unknown length), or over TLS, where a
+     * {@code close_notify} says "nothing was cut", only a reset says so. Idempotent and safe from
+     * any thread. This default closes as {@link #close()} does.
+     */
+    default void reset() {
+        close();
+    }
+
     /** The peer's address. */
     @Override
     InetSocketAddress remoteAddress();

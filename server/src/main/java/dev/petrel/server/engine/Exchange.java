@@ -11,8 +11,11 @@ import java.io.IOException;
  * into an answer, the same way for every protocol. An {@link HttpStatusException} becomes its
  * status; a request body that broke becomes the body's own status (400 cut short, 408 too slow,
  * 400 or 413 malformed or too large); anything else a 500, logged, never sent. Once bytes of the
- * response have left, nothing can replace them: the connection is cut instead, so the client sees
- * a truncated response rather than a wrong one.
+ * response have left, nothing can replace them: the response is cut instead ({@link Endpoint#reset}:
+ * the connection reset, or over HTTP/2 the stream), so the client sees a failed response rather
+ * than a wrong one. A failed request never ends as a complete response: a handler that closed
+ * its body stream and then threw, or whose request body failed after it had committed, is cut the
+ * same way (see {@link ExchangeResponse}).
  *
  * <p>Reused for every exchange of its connection (or stream), or, pooled, {@linkplain #bind bound}
  * to the connection whose request is in flight; the protocol arms its {@link #request()} and
@@ -142,14 +145,14 @@ public final class Exchange {
                     // the body was cut short, too slow or malformed: the framing is lost, so answer (unless
                     // bytes have left) and close; the handler met the failure, whatever it threw then
                     LOG.log(System.Logger.Level.DEBUG, () -> "request body of " + describe() + " failed: " + bodyFailure.getMessage());
-                    if (response.sent()) throw e;
+                    if (response.sent()) return cut(e);
                     return switch (bodyFailure) {
                         case IncompleteBodyException incomplete -> answerWithError(incomplete.status(), incomplete.getMessage());
                         case HttpStatusException status -> answerWithError(status.status(), status.getMessage());
                         default -> answerWithError(400, HttpStatus.reason(400));
                     };
                 }
-                if (response.sent()) throw e; // the client is gone, or the response broke
+                if (response.sent()) return cut(e); // the client is gone, or the response broke
                 // the handler's own I/O (a file, a database) failed with nothing sent: a 500 like any
                 // exception; were the client gone instead, writing the 500 fails and the connection ends
                 LOG.log(System.Logger.Level.WARNING, "handler failed on " + describe(), e);
@@ -169,13 +172,21 @@ public final class Exchange {
      * safe to send.
      */
     public boolean answerWithError(int status, String message) throws IOException {
-        if (response.sent()) {
-            lifecycle.abort(); // the client sees a truncated response rather than a wrong one
-            return false;
-        }
+        if (response.sent()) return cut(null); // the client sees a failed response rather than a wrong one
         String reason = HttpStatus.reason(status);
         response.answer(status, message == null || message.equals(reason) ? reason + "\n" : reason + ": " + message + "\n");
         return true;
+    }
+
+    /**
+     * Ends an exchange that failed after bytes of its response had left: nothing can replace them,
+     * so the connection (over HTTP/2, the stream) is aborted for the client to see the failure.
+     * Returns false: the connection must end.
+     */
+    private boolean cut(IOException why) {
+        if (why != null) LOG.log(System.Logger.Level.DEBUG, () -> "response to " + describe() + " cut: " + why);
+        lifecycle.reset();
+        return false;
     }
 
     /** The request and its connection, for a log line: e.g. {@code GET /path over HTTP/1.1 from /10.0.0.1:50312}. */

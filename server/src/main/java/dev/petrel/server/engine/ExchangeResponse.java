@@ -24,6 +24,13 @@ import java.util.Objects;
  *   <li>After the request body failed (cut short, too slow, malformed, too large), the response may
  *       not claim success: a commit with a status below 400 throws, since it would rest on a body
  *       the client never sent whole. The exchange then answers with the body's own status.</li>
+ *   <li>A response committed before the request body failed can never end as complete: the client
+ *       would take a response made from part of its body for a whole one. {@link #finish()} throws
+ *       instead, and the exchange cuts the response (no last chunk, a short length, a reset stream).</li>
+ *   <li>Closing the body stream ends what the handler writes, not the response: the response is
+ *       complete only when the exchange {@linkplain #finish() finishes} it, after the handler has
+ *       returned (or its detached response was completed). A handler that closes its stream in a
+ *       try-with-resources block and then throws has failed, and its client must see that.</li>
  * </ul>
  *
  * <p>One per {@link Exchange}, {@linkplain #begin re-armed} for every exchange. The work
@@ -45,6 +52,8 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private final BodyStream stream = new BodyStream();
     private byte[] work; // from the pool while this exchange has body bytes
     private State state = State.OPEN;
+    private boolean bodyClosed; // the handler closed the body stream: no more bytes; the end waits for the exchange
+    private boolean committedOnFailure; // committed after the request body had failed: an error answer of the handler's own
     private boolean headRequest;
     private int status;
     private long declaredLength;
@@ -76,6 +85,8 @@ public final class ExchangeResponse implements Response, ResponseHead {
     public void begin(boolean headRequest) {
         this.headRequest = headRequest;
         state = State.OPEN;
+        bodyClosed = false;
+        committedOnFailure = false;
         status = 200;
         declaredLength = -1;
         buffered = 0;
@@ -128,11 +139,13 @@ public final class ExchangeResponse implements Response, ResponseHead {
     }
 
     /**
-     * Completes the response: commits what is buffered, or ends a streamed body.
+     * Completes the response: commits what is buffered, or ends a streamed body. The exchange calls
+     * it once the handler is done; only then does a streamed body get its end (see the class comment).
      *
      * @throws IllegalStateException when nothing was sent and a declared length was not met (a
      *         handler error, answered with a 500)
-     * @throws IOException when the head has left and a declared length was not met, or the write failed
+     * @throws IOException when the head has left and a declared length was not met, when the request
+     *         body failed after the head had left, or when the write failed
      */
     public void finish() throws IOException {
         switch (state) {
@@ -144,8 +157,12 @@ public final class ExchangeResponse implements Response, ResponseHead {
                 commit(sendsBody() ? buffered : 0, true);
             }
             case COMMITTED -> {
+                Exception failure = requestBody.failure();
+                if (failure != null && !committedOnFailure) {
+                    throw new IOException("the request body failed (" + failure.getMessage() + ") after a " + status
+                            + " response was committed; it cannot end as complete", failure);
+                }
                 if (declaredLength >= 0 && written != declaredLength && sendsBody()) {
-                    state = State.COMPLETE;
                     throw new IOException("Content-Length " + declaredLength + " declared, " + written + " bytes written");
                 }
                 state = State.COMPLETE;
@@ -185,10 +202,12 @@ public final class ExchangeResponse implements Response, ResponseHead {
      */
     private void checkRequestBody() throws IOException {
         Exception failure = requestBody.failure();
-        if (failure != null && status < 400) {
+        if (failure == null) return;
+        if (status < 400) {
             throw new IOException("the request body failed (" + failure.getMessage() + "); a " + status
                     + " response would claim success", failure);
         }
+        committedOnFailure = true;
     }
 
     private void commit(int length, boolean complete) throws IOException {
@@ -450,6 +469,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
             Objects.checkFromIndexSize(off, len, b.length);
             checkHandler();
             if (state == State.COMPLETE) throw new IOException("response already complete");
+            if (bodyClosed) throw new IOException("response body already closed");
             if (len == 0) return;
             written += len;
             if (state == State.COMMITTED && declaredLength >= 0 && written > declaredLength) {
@@ -470,13 +490,19 @@ public final class ExchangeResponse implements Response, ResponseHead {
         /** Sends what is buffered and asks the protocol to pass it on now. */
         @Override
         public void flush() throws IOException {
+            if (bodyClosed) return;
             if (state == State.OPEN && sendsBody()) commit(buffered, false);
             if (state == State.COMMITTED) wire.flush();
         }
 
+        /**
+         * Ends the body as the handler writes it; the response itself is completed by the exchange
+         * when the handler has returned, so that one which fails after closing (an exception
+         * thrown out of a try-with-resources block) never reaches its client as a whole response.
+         */
         @Override
-        public void close() throws IOException {
-            finish();
+        public void close() {
+            bodyClosed = true;
         }
     }
 }

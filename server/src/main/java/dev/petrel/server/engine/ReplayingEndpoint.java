@@ -108,6 +108,11 @@ public class ReplayingEndpoint implements Endpoint {
     }
 
     @Override
+    public void reset() {
+        endpoint.reset();
+    }
+
+    @Override
     public InetSocketAddress remoteAddress() {
         return endpoint.remoteAddress();
     }

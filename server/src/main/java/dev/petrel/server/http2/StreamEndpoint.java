@@ -45,6 +45,12 @@ final class StreamEndpoint implements Endpoint {
         connection.reset(stream, Http2ErrorCode.INTERNAL_ERROR);
     }
 
+    /** The same: a stream's reset is the failure its client sees, and the other streams go on. */
+    @Override
+    public void reset() {
+        close();
+    }
+
     /** True while the handler runs inline on the connection's reader: it must not detach its response. */
     @Override
     public boolean onEventLoop() {

@@ -1027,6 +1027,17 @@ public final class TlsEndpoint implements Endpoint {
     }
 
     /**
+     * Closes without {@code close_notify}, which would tell the client that nothing was cut, and
+     * resets the raw endpoint (see {@link Endpoint#reset}).
+     */
+    @Override
+    public void reset() {
+        closed.set(true);
+        raw.reset();
+        releaseIfIdle();
+    }
+
+    /**
      * Ends this endpoint without touching the raw one, which the caller goes on with (to answer a
      * client that spoke clear text, see {@link #rejectPlainHttp}): the engine, which has seen no
      * record, is freed, and nothing is sent.

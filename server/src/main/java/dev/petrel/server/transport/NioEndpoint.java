@@ -297,6 +297,17 @@ final class NioEndpoint implements Endpoint {
         onClose.run();
     }
 
+    /** A reset (linger 0): what the client reads ends in an error, never in an orderly end of stream. */
+    @Override
+    public void reset() {
+        try {
+            if (channel.isOpen()) channel.setOption(java.net.StandardSocketOptions.SO_LINGER, 0);
+        } catch (IOException ignored) {
+            // the channel is gone already: closing it is all that is left
+        }
+        close();
+    }
+
     boolean isClosed() {
         return closed.get();
     }

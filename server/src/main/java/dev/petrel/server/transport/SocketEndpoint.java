@@ -145,6 +145,17 @@ final class SocketEndpoint implements Endpoint {
         }
     }
 
+    /** A reset (linger 0): what the client reads ends in an error, never in an orderly end of stream. */
+    @Override
+    public void reset() {
+        try {
+            if (!socket.isClosed()) socket.setSoLinger(true, 0);
+        } catch (IOException ignored) {
+            // the socket is gone already: closing it is all that is left
+        }
+        close();
+    }
+
     @Override
     public InetSocketAddress remoteAddress() {
         return remote;
