@@ -24,22 +24,19 @@ final class AjpRequestBody extends BodySource {
     private final AjpPacketInput packets;
     private final Endpoint endpoint;
     private final byte[] askForMore;
-    private final long maxBodySize;
     private final BodyWaitLimits.Fill fill; // made once, not per chunk
     private Mode mode = Mode.NONE;
     private long remaining;        // declared bytes not yet received (LENGTH)
-    private long received;
     private boolean firstPending;  // the unsolicited first chunk has not been read yet
     private int chunkLeft;         // data bytes of the current chunk still in the buffer
     private int packetEnd;         // where the current chunk's packet ends in the buffer
     private boolean finished = true;
 
     AjpRequestBody(AjpPacketInput packets, Endpoint endpoint, int packetSize, long maxBodySize, BodyWaitLimits waits) {
-        super(waits);
+        super(waits, maxBodySize);
         this.packets = packets;
         this.endpoint = endpoint;
         this.askForMore = AjpResponseEncoder.getBodyChunk(AjpResponseEncoder.maxBodyRequest(packetSize));
-        this.maxBodySize = maxBodySize;
         this.fill = packets::fill;
     }
 
@@ -59,7 +56,6 @@ final class AjpRequestBody extends BodySource {
     private void arm(Mode mode, long length) {
         this.mode = mode;
         this.remaining = length;
-        this.received = 0;
         this.firstPending = false;
         this.chunkLeft = 0;
         this.finished = mode == Mode.NONE;
@@ -124,7 +120,6 @@ final class AjpRequestBody extends BodySource {
         int start = packets.payloadOffset();
         packetEnd = start + payload;
         packets.skip(AjpPackets.HEADER_SIZE + (payload == 0 ? 0 : 2));
-        received += length;
         if (length == 0) {
             packets.skipTo(packetEnd);
             if (mode == Mode.LENGTH && remaining > 0) {
@@ -137,9 +132,7 @@ final class AjpRequestBody extends BodySource {
             if (length > remaining) throw fail(new HttpStatusException(400, "Request body longer than its declared length"));
             remaining -= length;
             if (remaining == 0) finished = true;
-        } else if (received > maxBodySize) {
-            throw fail(new HttpStatusException(413, "Request body larger than the limit"));
-        }
+        } // a body of unknown length is held to maxBodySize as every protocol's is, by BodySource
         chunkLeft = length;
     }
 }

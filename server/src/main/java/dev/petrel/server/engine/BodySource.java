@@ -11,25 +11,31 @@ import java.util.Objects;
  * The body of the current request as the handler reads it, whatever the protocol: the protocol
  * supplies how body bytes are read ({@link #readBody}) and this holds the rules. A body that ends
  * before its framing says it is complete, or keeps the server waiting too long (see
- * {@link BodyWaitLimits}), fails with {@link IncompleteBodyException}; a malformed or oversized one
- * with {@link HttpStatusException}. After a failure every read throws the same exception again,
+ * {@link BodyWaitLimits}), fails with {@link IncompleteBodyException}; a malformed one with
+ * {@link HttpStatusException}, and so does one larger than the server's {@code maxBodySize}
+ * ({@code 413}), whatever the protocol: a codec may find it sooner (a chunk size too large, a
+ * declared length), but no body gets past this count. After a failure every read throws the same exception again,
  * and the exchange will not let the response claim success ({@link BodyFailure}).
  *
  * <p>One per connection (or stream), re-armed for every request.
  */
 public abstract class BodySource extends InputStream implements BodyFailure {
     private final BodyWaitLimits waits;
+    private final long maxBodySize;
     private final byte[] single = new byte[1];
+    private long delivered; // bytes of this body the handler has read
     private Exception failure; // an IncompleteBodyException or an HttpStatusException, once reading failed
 
-    /** A body whose waits for bytes are bounded by {@code waits}. */
-    protected BodySource(BodyWaitLimits waits) {
+    /** A body whose waits for bytes are bounded by {@code waits}, and whose size by {@code maxBodySize}. */
+    protected BodySource(BodyWaitLimits waits, long maxBodySize) {
         this.waits = waits;
+        this.maxBodySize = maxBodySize;
     }
 
-    /** Forgets the last body's failure and restarts the wait limits: the protocol calls it when it arms the next body. */
+    /** Forgets the last body's failure and restarts the limits: the protocol calls it when it arms the next body. */
     protected final void rearm() {
         failure = null;
+        delivered = 0;
         waits.reset();
     }
 
@@ -68,7 +74,11 @@ public abstract class BodySource extends InputStream implements BodyFailure {
         if (failure instanceof IOException e) throw e; // every read after a failure fails alike
         if (failure != null) throw (RuntimeException) failure;
         try {
-            return readBody(b, off, len);
+            int n = readBody(b, off, len);
+            if (n > 0 && (delivered += n) > maxBodySize) {
+                throw fail(new HttpStatusException(413, "Request body larger than the limit of " + maxBodySize + " bytes"));
+            }
+            return n;
         } catch (IncompleteBodyException e) {
             throw fail(e);
         } catch (HttpStatusException e) {

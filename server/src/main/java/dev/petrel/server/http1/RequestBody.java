@@ -39,7 +39,7 @@ final class RequestBody extends BodySource {
 
     /** A body stream within {@code limits} and {@code waits}; {@link #bind} it before use. */
     RequestBody(HttpLimits limits, BodyWaitLimits waits) {
-        super(waits);
+        super(waits, limits.maxBodySize());
         this.chunked = new ChunkedDecoder(limits);
         this.fill = timeoutMillis -> input.fill(timeoutMillis);
     }

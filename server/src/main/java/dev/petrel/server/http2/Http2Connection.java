@@ -582,6 +582,9 @@ public final class Http2Connection implements ProtocolConnection {
         stream.declaredLength(contentLength);
         exchange.arm(pseudo, host, contentLength, !endStream);
         if (host == null) exchange.reject(400, "Missing :authority and Host");
+        // as HTTP/1.1 and AJP refuse it at the head; a body that grows past it without a declared length
+        // fails when the handler reads it (BodySource)
+        if (contentLength > config.limits().maxBodySize()) exchange.reject(413, "Request body too large");
         return null;
     }
 

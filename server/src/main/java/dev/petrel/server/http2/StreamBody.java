@@ -24,8 +24,8 @@ final class StreamBody extends BodySource {
         void run() throws IOException;
     }
 
-    StreamBody(Http2Stream stream, Http2Connection connection, BodyWaitLimits waits) {
-        super(waits);
+    StreamBody(Http2Stream stream, Http2Connection connection, BodyWaitLimits waits, long maxBodySize) {
+        super(waits, maxBodySize);
         this.stream = stream;
         this.connection = connection;
         this.waitForData = this::await;

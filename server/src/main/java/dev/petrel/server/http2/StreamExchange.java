@@ -37,7 +37,8 @@ final class StreamExchange implements Runnable {
         this.connection = connection;
         this.handler = protocol.handler();
         this.forwarded = protocol.forwardedOrigin();
-        this.body = new StreamBody(stream, connection, new BodyWaitLimits(protocol.config()));
+        this.body = new StreamBody(stream, connection, new BodyWaitLimits(protocol.config()),
+                protocol.config().limits().maxBodySize());
         StreamEndpoint endpoint = new StreamEndpoint(connection.endpoint(), connection, stream);
         Http2Wire wire = new Http2Wire(stream, connection, connection.output(), protocol.dates());
         this.exchange = new Exchange(body, wire, protocol.buffers(), new ConnectionLifecycle(endpoint), endpoint, "HTTP/2");
