@@ -32,6 +32,7 @@ final class Http2Stream {
     private long received;            // guarded by this: body bytes received in all
     private long declaredLength = -1; // content-length, or -1
     private boolean remoteEnded;      // guarded by this: END_STREAM received
+    private boolean malformed;        // guarded by this: the body broke the request's rules; a reset follows
     private HeaderFieldsBuilder trailerFields; // guarded by this
     private volatile Http2ErrorCode reset;     // why the stream was reset, by either side
     private volatile boolean responseEnded;    // guarded by this for writes: the last frame of the response is going out
@@ -72,7 +73,7 @@ final class Http2Stream {
         if (receiveWindow < 0) return Http2Error.stream(Http2ErrorCode.FLOW_CONTROL_ERROR, id, "DATA beyond the stream's window");
         received += length;
         if (declaredLength >= 0 && received > declaredLength) {
-            return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, id, "more DATA than content-length");
+            return malformed("more DATA than content-length");
         }
         if (length > 0) {
             chunks.add(Arrays.copyOfRange(b, off, off + length));
@@ -97,12 +98,21 @@ final class Http2Stream {
     }
 
     private Http2Error endOfBody() {
+        if (declaredLength >= 0 && received != declaredLength) return malformed("less DATA than content-length");
         remoteEnded = true;
         notifyAll();
-        if (declaredLength >= 0 && received != declaredLength) {
-            return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, id, "less DATA than content-length");
-        }
         return null;
+    }
+
+    /**
+     * The body broke the request's framing (section 8.1.1): the connection resets the stream with
+     * the error returned, and until then the handler's read already fails as if it had, rather than
+     * taking a body cut short for a whole one.
+     */
+    private Http2Error malformed(String why) {
+        malformed = true;
+        notifyAll();
+        return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, id, why);
     }
 
     /** Whether the client has ended its side. */
@@ -151,7 +161,7 @@ final class Http2Stream {
      * @return bytes moved; 0 when none are here yet; -1 at the body's end; -2 when the stream was reset
      */
     synchronized int take(byte[] b, int off, int len) {
-        if (reset != null) return -2;
+        if (reset != null || malformed) return -2;
         if (buffered == 0) return remoteEnded ? -1 : 0;
         int moved = 0;
         while (moved < len && !chunks.isEmpty()) {
@@ -172,17 +182,18 @@ final class Http2Stream {
     /**
      * Waits up to {@code timeoutMillis} for body bytes or the body's end.
      *
-     * @return 1 when there is something to take, -1 when the stream was reset meanwhile
+     * @return the bytes there are to take (0 at the body's end), which the body's minimum rate
+     *         counts as received; -1 when the stream was reset meanwhile
      * @throws SocketTimeoutException when nothing came in time
      */
     synchronized int await(int timeoutMillis) throws SocketTimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
-        while (buffered == 0 && !remoteEnded && reset == null) {
+        while (buffered == 0 && !remoteEnded && reset == null && !malformed) {
             long left = (deadline - System.nanoTime()) / 1_000_000L;
             if (left <= 0) throw new SocketTimeoutException("no DATA within " + timeoutMillis + " ms");
             wait(left);
         }
-        return reset != null ? -1 : 1;
+        return reset != null || malformed ? -1 : buffered;
     }
 
     /**
