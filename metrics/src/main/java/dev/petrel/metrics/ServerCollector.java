@@ -59,6 +59,8 @@ final class ServerCollector implements MultiCollector {
         families.add(gauge("petrel_requests_in_flight", "Requests being handled or answered now", connectors,
                 ConnectorMetrics::requestsInFlight));
         families.add(requests(connectors));
+        families.add(counter("petrel_requests_incomplete", "Requests whose response never ended as complete: cut after the request"
+                + " or the handler failed with bytes of it sent, or left by its client", connectors, ConnectorMetrics::requestsIncomplete));
         families.add(durations(connectors));
         if (server.logsAccess()) {
             families.add(CounterSnapshot.builder().name("petrel_access_log_dropped")

@@ -73,6 +73,13 @@ public interface ConnectorMetrics {
      */
     long requests(Method method, int statusClass);
 
+    /**
+     * Requests whose response never ended as complete: cut after the request failed or the handler
+     * threw with bytes of it sent (the client saw a truncated body, a reset), or whose client went
+     * away. Each is also counted under its method and status in {@link #requests(Method, int)}.
+     */
+    long requestsIncomplete();
+
     /** All requests counted so far, whatever their method and status. */
     long requests();
 

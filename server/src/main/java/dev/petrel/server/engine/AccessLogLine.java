@@ -12,6 +12,12 @@ import java.util.Locale;
  * One exchange as an access log line, in one of the {@link AccessLog.Format formats}. Values a
  * client chose (target, {@code Referer}, {@code User-Agent}) are escaped, so that a line cannot be
  * forged or broken by what a client sends.
+ *
+ * <p>An exchange whose response never ended (cut after a failure, or its client gone) keeps the
+ * status and bytes its client was sent, and says it is incomplete: {@code "complete":false} in
+ * JSON, and a last field {@code incomplete} after the NCSA fields, where log parsers that read
+ * the common or combined format by its fields ignore it (Tomcat and httpd mark the same case with
+ * their {@code %X}).
  */
 final class AccessLogLine {
     private static final DateTimeFormatter NCSA_TIME = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
@@ -36,6 +42,7 @@ final class AccessLogLine {
             field(json, "host", request.host()).append(',');
             json.append("\"status\":").append(response.status()).append(',');
             json.append("\"bytes\":").append(bytes).append(',');
+            json.append("\"complete\":").append(response.complete()).append(',');
             json.append("\"duration_ms\":").append(String.format(Locale.ROOT, "%.3f", (System.nanoTime() - startNanos) / 1e6)).append(',');
             field(json, "referer", referer).append(',');
             field(json, "user_agent", userAgent);
@@ -50,6 +57,7 @@ final class AccessLogLine {
             quoted(line, referer == null ? "-" : referer).append("\" \"");
             quoted(line, userAgent == null ? "-" : userAgent).append('"');
         }
+        if (!response.complete()) line.append(" incomplete");
         return line.toString();
     }
 

@@ -35,6 +35,7 @@ public final class ConnectorCounters implements ConnectorMetrics {
     private final LongAdder handshakes = new LongAdder();
     private final LongAdder handshakeFailures = new LongAdder();
     private final LongAdder started = new LongAdder();
+    private final LongAdder incomplete = new LongAdder();
     private final LongAdder[] requests = adders(METHODS.length * STATUS_CLASSES);
     private final LongAdder[] buckets = adders(BOUNDS_NANOS.length + 1); // not cumulative; the last is above every bound
     private final LongAdder durationNanos = new LongAdder();
@@ -92,8 +93,12 @@ public final class ConnectorCounters implements ConnectorMetrics {
         started.increment();
     }
 
-    /** A request's exchange is over: {@code method}, answered with {@code status}, after {@code nanos}. */
-    public void requestFinished(String method, int status, long nanos) {
+    /**
+     * A request's exchange is over: {@code method}, answered with {@code status}, after
+     * {@code nanos}; {@code complete} false when its response never ended (see {@link #requestsIncomplete}).
+     */
+    public void requestFinished(String method, int status, boolean complete, long nanos) {
+        if (!complete) incomplete.increment();
         int statusClass = Math.clamp(status / 100, 1, STATUS_CLASSES);
         requests[methodIndex(method) * STATUS_CLASSES + statusClass - 1].increment();
         buckets[bucketIndex(nanos)].increment();
@@ -184,6 +189,11 @@ public final class ConnectorCounters implements ConnectorMetrics {
     @Override
     public long requestsInFlight() {
         return Math.max(0, started.sum() - requests());
+    }
+
+    @Override
+    public long requestsIncomplete() {
+        return incomplete.sum();
     }
 
     @Override

@@ -51,9 +51,14 @@ public final class ObservedHandler extends DelegatingHandler {
         if (counters != null) counters.requestStarted();
     }
 
-    /** The exchange that started at {@code startNanos} is over. */
+    /**
+     * The exchange that started at {@code startNanos} is over: counted and logged with the status
+     * it had, and as incomplete when its response never ended (cut after a failure, or its client gone).
+     */
     void finished(ExchangeRequest request, ExchangeResponse response, long startNanos) {
-        if (counters != null) counters.requestFinished(request.method(), response.status(), System.nanoTime() - startNanos);
+        if (counters != null) {
+            counters.requestFinished(request.method(), response.status(), response.complete(), System.nanoTime() - startNanos);
+        }
         if (writer != null) writer.record(AccessLogLine.format(format, request, response, startNanos, clock.instant(), zone));
     }
 }
