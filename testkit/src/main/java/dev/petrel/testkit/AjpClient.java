@@ -141,6 +141,19 @@ public final class AjpClient implements AutoCloseable {
         return length;
     }
 
+    /**
+     * Sends {@code data} as one body chunk, as a front end answers a get-body-chunk (an empty one
+     * ends the body); at most a packet's worth.
+     */
+    public void sendBodyChunk(byte[] data) throws IOException {
+        if (data.length > packetSize - 6) throw new IllegalArgumentException("more than a packet: " + data.length + " bytes");
+        if (data.length == 0) {
+            writeRaw(new byte[] {0x12, 0x34, 0, 0}); // as mod_jk ends a body: a packet with no payload
+            return;
+        }
+        sendChunk(data, 0, data.length);
+    }
+
     /** Sends a CPing and says whether a CPong came back. */
     public boolean cping() throws IOException {
         out.write(new byte[] {0x12, 0x34, 0, 1, 10});

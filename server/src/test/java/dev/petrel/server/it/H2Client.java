@@ -77,6 +77,26 @@ final class H2Client implements AutoCloseable {
         return connectAfter(port, new byte[0], settings);
     }
 
+    /** As {@link #connect}, over TLS with {@code h2} chosen by ALPN, trusting {@code trust}. */
+    static H2Client connectTls(int port, javax.net.ssl.SSLContext trust, long... settings) throws IOException {
+        Socket tcp = new Socket();
+        tcp.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) trust.getSocketFactory().createSocket(tcp, "localhost", port, true);
+        javax.net.ssl.SSLParameters parameters = socket.getSSLParameters();
+        parameters.setApplicationProtocols(new String[] {"h2"});
+        socket.setSSLParameters(parameters);
+        socket.setSoTimeout(10_000);
+        socket.startHandshake();
+        if (!"h2".equals(socket.getApplicationProtocol())) {
+            socket.close();
+            throw new IOException("the server did not choose h2 by ALPN: " + socket.getApplicationProtocol());
+        }
+        H2Client client = new H2Client(socket);
+        client.raw(Frames.clientPreface());
+        client.settings(settings);
+        return client;
+    }
+
     /** As {@link #connect}, sending {@code first} (a PROXY protocol header, say) before the preface. */
     static H2Client connectAfter(int port, byte[] first, long... settings) throws IOException {
         Socket socket = new Socket();
@@ -111,7 +131,12 @@ final class H2Client implements AutoCloseable {
     }
 
     static String[] request(String method, String path, String... extra) {
-        List<String> all = new ArrayList<>(List.of(":method", method, ":scheme", "http", ":path", path, ":authority", "localhost"));
+        return requestWithScheme("http", method, path, extra);
+    }
+
+    /** A request's pseudo-headers with {@code scheme} ({@code https} over TLS) and {@code extra} fields. */
+    static String[] requestWithScheme(String scheme, String method, String path, String... extra) {
+        List<String> all = new ArrayList<>(List.of(":method", method, ":scheme", scheme, ":path", path, ":authority", "localhost"));
         all.addAll(List.of(extra));
         return all.toArray(String[]::new);
     }

@@ -252,6 +252,30 @@ final class RawClient implements AutoCloseable {
         return in.readAllBytes();
     }
 
+    /** A reset of the connection by the server (or, over TLS, an alert): the end of what it sends, as a failure. */
+    static final int RESET = -2;
+
+    /**
+     * Reads what has come, at most {@code buffer.length} bytes, waiting for at least one: how many,
+     * -1 at end of stream, or {@link #RESET}. Fails when nothing comes within {@link #READ_TIMEOUT_MILLIS}.
+     */
+    int readSome(byte[] buffer) throws IOException {
+        try {
+            return in.read(buffer);
+        } catch (SocketTimeoutException e) {
+            fail("nothing from the server for " + READ_TIMEOUT_MILLIS + " ms: neither more of the response nor its end");
+            return -1;
+        } catch (IOException e) {
+            return RESET;
+        }
+    }
+
+    /** Resets the connection (TCP RST, no close_notify): a client that vanishes mid-request. */
+    void reset() throws IOException {
+        tcp.setSoLinger(true, 0);
+        tcp.close();
+    }
+
     /**
      * Asserts the server closes the connection: end of stream arrives within a few seconds, and
      * no byte before it.
