@@ -642,18 +642,28 @@ public final class Http2Connection implements ProtocolConnection {
             int id = reader.settingId(i);
             long value = reader.settingValue(i);
             Http2Error error = peerSettings.apply(id, value);
+            if (error == null && id == Http2Settings.INITIAL_WINDOW_SIZE) {
+                error = windows.checkInitialWindow((int) value, streams.values());
+            }
             if (error != null) return error;
-            switch (id) {
+        }
+        // Acknowledged before the values take effect: the ACK is queued before any frame they let out (a DATA
+        // frame the new window allows, a header block with the new table size), and leaves before it (FrameOutput),
+        // so the client sees its settings in force before their effect (section 6.5.3; RFC 7541 section 4.2).
+        if (!sendControl(settingsAck())) return overwhelmed();
+        for (int i = 0; i < reader.settingsCount(); i++) {
+            long value = reader.settingValue(i);
+            switch (reader.settingId(i)) {
                 case Http2Settings.INITIAL_WINDOW_SIZE -> {
-                    error = windows.initialWindowChanged((int) value, streams.values());
-                    if (error != null) return error;
+                    Http2Error error = windows.initialWindowChanged((int) value, streams.values());
+                    if (error != null) return error; // checked above; windows only shrank since
                 }
                 case Http2Settings.HEADER_TABLE_SIZE -> output.peerHeaderTableSize(value);
                 case Http2Settings.MAX_FRAME_SIZE -> output.peerMaxFrameSize((int) value);
                 default -> { }
             }
         }
-        return sendControl(settingsAck()) ? null : overwhelmed();
+        return null;
     }
 
     private Http2Error onPing() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.petrel.http2.Frames;
 import dev.petrel.http2.Http2ErrorCode;
 import dev.petrel.http2.Http2Settings;
+import dev.petrel.server.Handler;
 import dev.petrel.server.Http2Config;
 import dev.petrel.server.Server;
 import java.io.IOException;
@@ -270,6 +271,34 @@ class Http2ConformanceTest {
             assertThat(interim.field(":status")).isEqualTo("100");
             client.data(1, "body".getBytes(StandardCharsets.US_ASCII), true);
             assertThat(client.response(1).text()).isEqualTo("body");
+        }
+    }
+
+    /**
+     * Section 6.5.3 and 6.9.2: a new SETTINGS_INITIAL_WINDOW_SIZE opens the windows of the streams
+     * in progress, and its acknowledgement leaves before the DATA it lets out, so that a client
+     * sees its settings in force before their effect. Repeated, since the order used to depend on
+     * which of two threads ran first.
+     */
+    @PlainHttpTransportTest
+    void section6_9_2_aNewInitialWindowIsAcknowledgedBeforeTheDataItLetsOut(Transport kind) throws Exception {
+        try (Server server = TestServers.builder(kind, TestServers.config().build(),
+                Handler.nonBlocking((req, res) -> res.send("x"))).http2(Http2Config.ENABLED.withClearText(true)).start();
+             H2Client client = connect(server)) {
+            for (int id = 1; id <= 61; id += 2) {
+                client.settings(Http2Settings.INITIAL_WINDOW_SIZE, 0);
+                client.await(f -> f.type() == Frames.SETTINGS && f.has(Frames.FLAG_ACK), "the first SETTINGS ACK");
+                client.headers(id, true, H2Client.get("/"));
+                int stream = id;
+                client.await(f -> f.type() == Frames.HEADERS && f.streamId() == stream, "the head of stream " + id);
+                client.settings(Http2Settings.INITIAL_WINDOW_SIZE, 1);
+                H2Client.Frame first = client.await(f -> f.type() == Frames.SETTINGS || f.streamId() == stream, "the ACK or the DATA");
+                assertThat(first.type()).as("the first frame after the new window, stream %d", id).isEqualTo(Frames.SETTINGS);
+                H2Client.Frame data = client.await(f -> f.streamId() == stream, "the DATA");
+                assertThat(data.type()).isEqualTo(Frames.DATA);
+                assertThat(data.payload()).hasSize(1);
+                assertThat(data.has(Frames.FLAG_END_STREAM)).isTrue();
+            }
         }
     }
 
