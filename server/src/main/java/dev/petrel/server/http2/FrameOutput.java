@@ -145,6 +145,7 @@ final class FrameOutput {
         lock.lock();
         try {
             checkOpen();
+            takeControl(); // control frames queued before this block leave before it (see takeControl)
             block.clear();
             encoder.beginBlock(block);
             fields.encode(encoder, block);
@@ -165,6 +166,7 @@ final class FrameOutput {
         lock.lock();
         try {
             checkOpen();
+            takeControl();
             ensureRoom(Frames.HEADER_LENGTH + len);
             FrameWriter.data(queued, streamId, b, off, len, endStream);
         } catch (IOException | RuntimeException | Error e) {
@@ -252,7 +254,11 @@ final class FrameOutput {
         }
     }
 
-    /** Moves the queued control frames into the next round, under the lock. */
+    /**
+     * Moves the queued control frames into the next round, under the lock: each round, and before
+     * each stream frame is queued, so that frames leave in the order they were queued, control
+     * frames too. A {@code SETTINGS} acknowledgement must leave before the frames its new values let out.
+     */
     private void takeControl() {
         byte[] frame;
         while ((frame = control.poll()) != null) {

@@ -72,7 +72,10 @@ public final class Http2Connection implements ProtocolConnection {
     private final Http2Settings peerSettings = new Http2Settings();
     private final RequestFieldSink fieldSink = new RequestFieldSink();
     private final FloodGuard flood;
+    // streams open or half closed (section 5.1): those whose exchange runs, and those answered whose client has not
+    // ended them yet (half closed, local), which stay for the state machine and the windows until it does
     private final ConcurrentHashMap<Integer, Http2Stream> streams = new ConcurrentHashMap<>();
+    private final AtomicInteger exchanges = new AtomicInteger(); // streams whose exchange runs: the connection is busy
     private final ByteBuffer in;
     private final ByteSink headerBlock = new ByteSink(256); // the fragments of an open header block
     private final int maxHeaderBlock;
@@ -148,6 +151,14 @@ public final class Http2Connection implements ProtocolConnection {
         if (discarded > 0) creditConnection(discarded);
         sendControl(rstStream(stream.id, code));
         windows.wake(false);
+        releaseIfDone(stream);
+    }
+
+    /** Takes {@code stream} out of the table once it is closed and its exchange over (see {@link Http2Stream#releasable}). */
+    private void releaseIfDone(Http2Stream stream) {
+        if (!stream.releasable()) return;
+        if (stream.close()) openStreams.decrementAndGet();
+        streams.remove(stream.id);
     }
 
     /** The response on {@code stream} is about to send its last frame. */
@@ -158,21 +169,32 @@ public final class Http2Connection implements ProtocolConnection {
     /** The client ended its side of {@code stream}: the stream closes if the response has ended too. */
     private void remoteEnded(Http2Stream stream) {
         if (stream.closeIfBothEnded()) openStreams.decrementAndGet();
+        releaseIfDone(stream);
     }
 
-    /** A stream's exchange is over: the stream closes, and the connection with it when it is going away and was the last. */
+    /**
+     * A stream's exchange is over: the stream closes, and the connection with it when it is going
+     * away and was the last. A complete response to a client that has sent no body but not ended
+     * its side either (a GET whose HEADERS lacked END_STREAM) leaves the stream half closed
+     * (local) until the client ends or resets it, as section 5.1 has it, so that what the client
+     * sends on it next is answered by the RFC's rules rather than ignored as after a reset.
+     */
     void streamFinished(Http2Stream stream) {
         if (!stream.isResponseEnded()) {
             reset(stream, Http2ErrorCode.INTERNAL_ERROR); // the response broke off: the client must not take it as whole
-        } else if (!stream.remoteEnded()) {
-            // answered before the body was all sent: ask the client to stop (RFC 9113 section 8.1)
+        } else if (!stream.remoteEnded() && stream.received() > 0) {
+            // answered while the body was coming: ask the client to stop (RFC 9113 section 8.1)
             reset(stream, Http2ErrorCode.NO_ERROR);
         }
+        boolean done = stream.endExchange();
+        // after endExchange: DATA that came in before it is dropped here, DATA after it by the reader (onData)
         int unread = stream.discardUnread(); // a body the handler left unread still counts against the connection's window
         if (unread > 0) creditConnection(unread);
-        if (stream.close()) openStreams.decrementAndGet();
-        streams.remove(stream.id);
-        if (streams.isEmpty()) {
+        if (done) {
+            if (stream.close()) openStreams.decrementAndGet();
+            streams.remove(stream.id);
+        }
+        if (exchanges.decrementAndGet() == 0) {
             idleSince = System.nanoTime();
             if (goAwayLastId != Integer.MAX_VALUE || peerGoingAway) closeOutput();
         }
@@ -284,7 +306,7 @@ public final class Http2Connection implements ProtocolConnection {
     @Override
     public void drain() {
         goAway(Http2ErrorCode.NO_ERROR, "the server is stopping");
-        if (streams.isEmpty()) closeOutput();
+        if (exchanges.get() == 0) closeOutput();
     }
 
     @Override
@@ -296,7 +318,7 @@ public final class Http2Connection implements ProtocolConnection {
     /** Closes the connection when it has had no stream in progress since before {@code waitingSinceBefore}. */
     @Override
     public boolean shed(long waitingSinceBefore) {
-        if (!streams.isEmpty() || idleSince - waitingSinceBefore > 0) return false;
+        if (exchanges.get() != 0 || idleSince - waitingSinceBefore > 0) return false;
         goAway(Http2ErrorCode.NO_ERROR, "the server is full");
         closeOutput();
         return true;
@@ -343,7 +365,7 @@ public final class Http2Connection implements ProtocolConnection {
                     try {
                         n = fill(Timeouts.millis(config.idleTimeout().toNanos()));
                     } catch (SocketTimeoutException e) {
-                        if (streams.isEmpty()) {
+                        if (exchanges.get() == 0) {
                             goAway(Http2ErrorCode.NO_ERROR, "idle");
                             output.flushControl();
                             lingerOnClose = true;
@@ -368,7 +390,7 @@ public final class Http2Connection implements ProtocolConnection {
     }
 
     private boolean goingAwayAndDone() {
-        return (goAwayLastId != Integer.MAX_VALUE || peerGoingAway) && streams.isEmpty() && outputClosed.get();
+        return (goAwayLastId != Integer.MAX_VALUE || peerGoingAway) && exchanges.get() == 0 && outputClosed.get();
     }
 
     /**
@@ -380,7 +402,7 @@ public final class Http2Connection implements ProtocolConnection {
             LOG.log(System.Logger.Level.DEBUG, () -> "stream " + error.streamId() + " from " + endpoint.remoteAddress()
                     + ": " + error.code() + " " + error.reason());
             Http2Stream stream = streams.get(error.streamId());
-            if (stream != null) {
+            if (stream != null && !stream.isReset()) {
                 reset(stream, error.code());
             } else {
                 recentlyReset.add(error.streamId());
@@ -452,17 +474,28 @@ public final class Http2Connection implements ProtocolConnection {
             return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, id, "DATA on a closed stream");
         }
         if (stream.isReset()) {
-            creditConnection(flowLength); // in flight when the stream was reset (section 5.1)
-            return null;
+            creditConnection(flowLength);
+            // section 5.1: in flight when the server reset the stream, and ignored; after the client's own
+            // RST_STREAM, a frame it should not have sent
+            return stream.isResetByPeer() ? Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, id, "DATA after RST_STREAM") : null;
         }
         Http2Error error = stream.data(reader.payload(), reader.payloadOffset(), length, flowLength, endStream);
         if (error != null) {
             creditConnection(flowLength);
             return error;
         }
-        if (endStream) remoteEnded(stream);
         int padding = flowLength - length;
         if (padding > 0) consumed(stream, padding); // padding is never read: give it back at once
+        if (stream.isExchangeOver() || stream.isReset()) {
+            // nobody reads these bytes any longer (its handler is done, or it was reset meanwhile): give them back
+            int unread = stream.discardUnread();
+            if (unread > 0) creditConnection(unread);
+            if (!endStream && !stream.isReset()) {
+                reset(stream, Http2ErrorCode.NO_ERROR); // a body for a complete response: ask the client to stop (section 8.1)
+                return null;
+            }
+        }
+        if (endStream) remoteEnded(stream);
         return null;
     }
 
@@ -538,6 +571,7 @@ public final class Http2Connection implements ProtocolConnection {
         if (endStream) stream.endedWithHeaders();
         windows.open(stream);
         openStreams.incrementAndGet();
+        exchanges.incrementAndGet();
         streams.put(id, stream);
         if (endStream && !exchange.mayBlock()) {
             runInline(stream, exchange);
@@ -603,6 +637,8 @@ public final class Http2Connection implements ProtocolConnection {
     private Http2Error trailers(Http2Stream stream, ByteBuffer block, boolean endStream) {
         HeaderFieldsBuilder trailers = new HeaderFieldsBuilder(64);
         Http2Error error = decode(block, trailers, true);
+        if (error != null && error.isConnectionError()) return error;
+        if (stream.isResetByPeer()) return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, stream.id, "HEADERS after RST_STREAM");
         if (error != null) return error;
         if (!endStream) return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, stream.id, "trailers without END_STREAM");
         error = stream.trailers(trailers);
@@ -631,9 +667,10 @@ public final class Http2Connection implements ProtocolConnection {
         String flooding = flood.reset();
         if (flooding != null) return Http2Error.connection(Http2ErrorCode.ENHANCE_YOUR_CALM, flooding);
         if (stream == null) return null;
-        int discarded = stream.resetAndDiscard(reader.errorCode());
+        int discarded = stream.resetByPeer(reader.errorCode());
         if (discarded > 0) creditConnection(discarded);
         windows.wake(false);
+        releaseIfDone(stream);
         return null;
     }
 
@@ -645,18 +682,28 @@ public final class Http2Connection implements ProtocolConnection {
             int id = reader.settingId(i);
             long value = reader.settingValue(i);
             Http2Error error = peerSettings.apply(id, value);
+            if (error == null && id == Http2Settings.INITIAL_WINDOW_SIZE) {
+                error = windows.checkInitialWindow((int) value, streams.values());
+            }
             if (error != null) return error;
-            switch (id) {
+        }
+        // Acknowledged before the values take effect: the ACK is queued before any frame they let out (a DATA
+        // frame the new window allows, a header block with the new table size), and leaves before it (FrameOutput),
+        // so the client sees its settings in force before their effect (section 6.5.3; RFC 7541 section 4.2).
+        if (!sendControl(settingsAck())) return overwhelmed();
+        for (int i = 0; i < reader.settingsCount(); i++) {
+            long value = reader.settingValue(i);
+            switch (reader.settingId(i)) {
                 case Http2Settings.INITIAL_WINDOW_SIZE -> {
-                    error = windows.initialWindowChanged((int) value, streams.values());
-                    if (error != null) return error;
+                    Http2Error error = windows.initialWindowChanged((int) value, streams.values());
+                    if (error != null) return error; // checked above; windows only shrank since
                 }
                 case Http2Settings.HEADER_TABLE_SIZE -> output.peerHeaderTableSize(value);
                 case Http2Settings.MAX_FRAME_SIZE -> output.peerMaxFrameSize((int) value);
                 default -> { }
             }
         }
-        return sendControl(settingsAck()) ? null : overwhelmed();
+        return null;
     }
 
     private Http2Error onPing() {
@@ -668,7 +715,7 @@ public final class Http2Connection implements ProtocolConnection {
 
     private Http2Error onGoAway() {
         peerGoingAway = true;
-        if (streams.isEmpty()) closeOutput();
+        if (exchanges.get() == 0) closeOutput();
         return null;
     }
 

@@ -35,8 +35,11 @@ final class Http2Stream {
     private boolean malformed;        // guarded by this: the body broke the request's rules; a reset follows
     private HeaderFieldsBuilder trailerFields; // guarded by this
     private volatile Http2ErrorCode reset;     // why the stream was reset, by either side
+    private volatile boolean resetByPeer;      // the client's RST_STREAM did it
     private volatile boolean responseEnded;    // guarded by this for writes: the last frame of the response is going out
     private boolean closed;                    // guarded by this: no longer counted against the concurrent stream limit
+    private boolean exchangeOver;              // guarded by this: its handler is done
+    private boolean released;                  // guarded by this: taken out of the connection's table of streams
     private volatile boolean inline;           // its handler runs on the connection's reader
 
     Http2Stream(int id, int receiveWindow) {
@@ -145,8 +148,25 @@ final class Http2Stream {
         return discarded;
     }
 
+    /**
+     * The client reset the stream ({@code RST_STREAM}); as {@link #resetAndDiscard}. From then on
+     * any frame but {@code PRIORITY} on it is an error of the client's (RFC 9113 section 5.1).
+     */
+    int resetByPeer(Http2ErrorCode code) {
+        synchronized (this) {
+            int discarded = resetAndDiscard(code);
+            if (discarded >= 0) resetByPeer = true;
+            return discarded;
+        }
+    }
+
     boolean isReset() {
         return reset != null;
+    }
+
+    /** Whether the client reset it (rather than the server): see {@link #resetByPeer}. */
+    boolean isResetByPeer() {
+        return resetByPeer;
     }
 
     Http2ErrorCode resetCode() {
@@ -239,11 +259,37 @@ final class Http2Stream {
         return true;
     }
 
-    /** Closes the stream whatever its state (its exchange is over); returns whether this call did. */
+    /** Closes the stream whatever its state; returns whether this call did. */
     synchronized boolean close() {
         if (closed) return false;
         closed = true;
         return true;
+    }
+
+    /**
+     * Its exchange is over. Returns whether the stream is done with (reset, or ended by the
+     * client too), and so leaves the connection's table now; otherwise its response is complete
+     * and it stays half closed (local) until the client ends or resets it (section 5.1), and
+     * {@link #releasable()} says when. Either way only one caller is told to take it out.
+     */
+    synchronized boolean endExchange() {
+        exchangeOver = true;
+        return releasable();
+    }
+
+    /**
+     * Whether the stream leaves the connection's table now: its exchange is over and the client
+     * ended or reset it, or the server reset it. True once, for whichever thread sees it first.
+     */
+    synchronized boolean releasable() {
+        if (released || !exchangeOver || (!remoteEnded && reset == null)) return false;
+        released = true;
+        return true;
+    }
+
+    /** Whether its exchange is over: no handler reads its body any longer. */
+    synchronized boolean isExchangeOver() {
+        return exchangeOver;
     }
 
     boolean isResponseEnded() {

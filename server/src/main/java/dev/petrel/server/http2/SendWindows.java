@@ -130,16 +130,32 @@ final class SendWindows {
     Http2Error initialWindowChanged(int value, Collection<Http2Stream> open) {
         lock.lock();
         try {
+            Http2Error error = checkInitialWindow(value, open);
+            if (error != null) return error;
             int delta = value - initial;
-            for (Http2Stream stream : open) {
-                long next = (long) stream.sendWindow + delta;
-                if (next > Frames.MAX_WINDOW) {
-                    return Http2Error.connection(Http2ErrorCode.FLOW_CONTROL_ERROR, "a stream window beyond 2^31-1");
-                }
-                stream.sendWindow = (int) next;
-            }
+            for (Http2Stream stream : open) stream.sendWindow += delta;
             initial = value;
             opened.signalAll();
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The error {@link #initialWindowChanged} would give for {@code value}, without changing
+     * anything: so that a {@code SETTINGS} frame can be checked whole, and acknowledged, before
+     * its new window lets any stream send.
+     */
+    Http2Error checkInitialWindow(int value, Collection<Http2Stream> open) {
+        lock.lock();
+        try {
+            int delta = value - initial;
+            for (Http2Stream stream : open) {
+                if ((long) stream.sendWindow + delta > Frames.MAX_WINDOW) {
+                    return Http2Error.connection(Http2ErrorCode.FLOW_CONTROL_ERROR, "a stream window beyond 2^31-1");
+                }
+            }
             return null;
         } finally {
             lock.unlock();

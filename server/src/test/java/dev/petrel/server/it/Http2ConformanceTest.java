@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.petrel.http2.Frames;
 import dev.petrel.http2.Http2ErrorCode;
 import dev.petrel.http2.Http2Settings;
+import dev.petrel.server.Handler;
 import dev.petrel.server.Http2Config;
 import dev.petrel.server.Server;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,6 +40,31 @@ class Http2ConformanceTest {
     private static void assertStreamError(H2Client client, int streamId, Http2ErrorCode code) throws IOException {
         H2Client.Frame reset = client.await(f -> f.type() == Frames.RST_STREAM && f.streamId() == streamId, "RST_STREAM " + streamId);
         assertThat(reset.errorCode()).isEqualTo(code);
+    }
+
+    /**
+     * Sends a PING and returns the codes of the RST_STREAM frames on {@code streamId} that come
+     * before its answer: the server answers frames in the order they came, so these are its
+     * answers to the frames sent before the PING.
+     */
+    private static List<Http2ErrorCode> resetsBeforePong(H2Client client, int streamId) throws IOException {
+        client.ping(0x5A5A);
+        List<Http2ErrorCode> codes = new ArrayList<>();
+        while (true) {
+            H2Client.Frame frame = client.await(f -> f.type() == Frames.PING
+                    || f.type() == Frames.RST_STREAM && f.streamId() == streamId, "the PING's answer");
+            if (frame.type() == Frames.PING) return codes;
+            codes.add(frame.errorCode());
+        }
+    }
+
+    /** A server whose GET /hold waits for {@code release}: its stream stays open while the test sends frames on it. */
+    private static Server startHolding(CountDownLatch release) throws IOException {
+        return TestServers.builder(Transport.NIO, TestServers.config().build(), TestApp.routes()
+                .get("/hold", (req, res) -> {
+                    release.await(20, TimeUnit.SECONDS);
+                    res.send("released");
+                }).build()).http2(Http2Config.ENABLED.withClearText(true)).start();
     }
 
     /** The connection goes on after a stream error: the next stream is answered. */
@@ -270,6 +299,136 @@ class Http2ConformanceTest {
             assertThat(interim.field(":status")).isEqualTo("100");
             client.data(1, "body".getBytes(StandardCharsets.US_ASCII), true);
             assertThat(client.response(1).text()).isEqualTo("body");
+        }
+    }
+
+    /** Section 5.1, "closed": DATA after the client's RST_STREAM, while the handler still runs, is a STREAM_CLOSED error. */
+    @Test
+    void section5_1_dataAfterTheClientsResetIsAStreamError() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        try (Server server = startHolding(release); H2Client client = connect(server)) {
+            try {
+                client.headers(1, false, H2Client.get("/hold"));
+                client.rst(1, Http2ErrorCode.CANCEL);
+                client.data(1, "test".getBytes(StandardCharsets.US_ASCII), true);
+                assertThat(resetsBeforePong(client, 1)).containsExactly(Http2ErrorCode.STREAM_CLOSED);
+            } finally {
+                release.countDown();
+            }
+            stillServes(client, 3);
+        }
+    }
+
+    /** The same once the response is complete: the stream was half closed (local) when the client reset it. */
+    @Test
+    void section5_1_dataAfterTheClientsResetOfAnAnsweredStreamIsAStreamError() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, false, H2Client.get("/"));
+            assertThat(client.response(1).text()).isEqualTo("HelloWorld");
+            client.rst(1, Http2ErrorCode.CANCEL);
+            client.data(1, "test".getBytes(StandardCharsets.US_ASCII), true);
+            assertThat(resetsBeforePong(client, 1)).containsExactly(Http2ErrorCode.STREAM_CLOSED);
+            stillServes(client, 3);
+        }
+    }
+
+    /** Section 5.1, "closed": HEADERS after the client's RST_STREAM are a STREAM_CLOSED error, whatever they hold. */
+    @Test
+    void section5_1_headersAfterTheClientsResetIsAStreamError() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        try (Server server = startHolding(release); H2Client client = connect(server)) {
+            try {
+                client.headers(1, false, H2Client.get("/hold"));
+                client.rst(1, Http2ErrorCode.CANCEL);
+                client.headers(1, true, H2Client.get("/hold")); // a request's fields, as h2spec sends: not even valid trailers
+                assertThat(resetsBeforePong(client, 1)).containsExactly(Http2ErrorCode.STREAM_CLOSED);
+            } finally {
+                release.countDown();
+            }
+            stillServes(client, 3);
+        }
+    }
+
+    /**
+     * Section 5.1, "half-closed (local)": a complete response does not close a stream the client
+     * has not ended and sent no body on. The client ends it with an empty DATA frame, and no
+     * RST_STREAM follows; if it sends body bytes instead, nobody reads them, and the server asks it
+     * to stop (section 8.1: RST_STREAM NO_ERROR), ignoring what was in flight. A stream left half
+     * closed does not keep the connection from its idle timeout.
+     */
+    @Test
+    void section5_1_anAnsweredStreamStaysHalfClosedUntilTheClientEndsIt() throws Exception {
+        try (Server server = TestServers.builder(Transport.NIO, TestServers.config().idleTimeout(Duration.ofSeconds(1)).build(),
+                TestApp.handler()).http2(Http2Config.ENABLED.withClearText(true)).start();
+             H2Client client = connect(server)) {
+            client.headers(1, false, H2Client.get("/"));
+            assertThat(client.response(1).text()).isEqualTo("HelloWorld");
+            client.data(1, new byte[0], true);
+            assertThat(resetsBeforePong(client, 1)).isEmpty();
+
+            client.headers(3, false, H2Client.get("/"));
+            assertThat(client.response(3).text()).isEqualTo("HelloWorld");
+            client.data(3, new byte[100], false);
+            assertThat(resetsBeforePong(client, 3)).containsExactly(Http2ErrorCode.NO_ERROR);
+            client.data(3, new byte[100], true); // in flight when the server reset it: ignored
+            assertThat(resetsBeforePong(client, 3)).isEmpty();
+
+            client.headers(5, false, H2Client.get("/"));
+            assertThat(client.response(5).text()).isEqualTo("HelloWorld");
+            assertThat(client.awaitGoAway().errorCode()).isEqualTo(Http2ErrorCode.NO_ERROR); // idle, stream 5 still half closed
+        }
+    }
+
+    /** Section 6.9.1: a stream window raised beyond 2^31-1 is a FLOW_CONTROL_ERROR, once the response is complete too. */
+    @Test
+    void section6_9_1_aStreamWindowBeyond2To31IsAFlowControlErrorOnAnAnsweredStream() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, false, H2Client.get("/"));
+            assertThat(client.response(1).text()).isEqualTo("HelloWorld");
+            client.windowUpdate(1, Integer.MAX_VALUE);
+            client.windowUpdate(1, Integer.MAX_VALUE);
+            assertThat(resetsBeforePong(client, 1)).containsExactly(Http2ErrorCode.FLOW_CONTROL_ERROR);
+            stillServes(client, 3);
+        }
+    }
+
+    /** Section 8.1.1: more DATA than content-length is malformed, on a stream already answered too. */
+    @Test
+    void section8_1_1_dataBeyondContentLengthOnAnAnsweredStreamIsMalformed() throws Exception {
+        try (Server server = start(); H2Client client = connect(server)) {
+            client.headers(1, false, H2Client.request("POST", "/ignore", "content-length", "1"));
+            assertThat(client.response(1).text()).isEqualTo("ignored");
+            client.data(1, "test".getBytes(StandardCharsets.US_ASCII), true);
+            assertThat(resetsBeforePong(client, 1)).containsExactly(Http2ErrorCode.PROTOCOL_ERROR);
+            stillServes(client, 3);
+        }
+    }
+
+    /**
+     * Section 6.5.3 and 6.9.2: a new SETTINGS_INITIAL_WINDOW_SIZE opens the windows of the streams
+     * in progress, and its acknowledgement leaves before the DATA it lets out, so that a client
+     * sees its settings in force before their effect. Repeated, since the order used to depend on
+     * which of two threads ran first.
+     */
+    @PlainHttpTransportTest
+    void section6_9_2_aNewInitialWindowIsAcknowledgedBeforeTheDataItLetsOut(Transport kind) throws Exception {
+        try (Server server = TestServers.builder(kind, TestServers.config().build(),
+                Handler.nonBlocking((req, res) -> res.send("x"))).http2(Http2Config.ENABLED.withClearText(true)).start();
+             H2Client client = connect(server)) {
+            for (int id = 1; id <= 61; id += 2) {
+                client.settings(Http2Settings.INITIAL_WINDOW_SIZE, 0);
+                client.await(f -> f.type() == Frames.SETTINGS && f.has(Frames.FLAG_ACK), "the first SETTINGS ACK");
+                client.headers(id, true, H2Client.get("/"));
+                int stream = id;
+                client.await(f -> f.type() == Frames.HEADERS && f.streamId() == stream, "the head of stream " + id);
+                client.settings(Http2Settings.INITIAL_WINDOW_SIZE, 1);
+                H2Client.Frame first = client.await(f -> f.type() == Frames.SETTINGS || f.streamId() == stream, "the ACK or the DATA");
+                assertThat(first.type()).as("the first frame after the new window, stream %d", id).isEqualTo(Frames.SETTINGS);
+                H2Client.Frame data = client.await(f -> f.streamId() == stream, "the DATA");
+                assertThat(data.type()).isEqualTo(Frames.DATA);
+                assertThat(data.payload()).hasSize(1);
+                assertThat(data.has(Frames.FLAG_END_STREAM)).isTrue();
+            }
         }
     }
 
