@@ -70,7 +70,8 @@ class ReadmeBlocksTest {
     @Test
     void theTomcatRecipeCopiesTheJarOfEveryModuleTheConnectorNeedsAndNoOther(@TempDir Path tree) throws Exception {
         MarkdownBlocks.Block recipe = PAGES.blocks().stream()
-                .filter(b -> b.language().equals("sh") && b.text().contains("$CATALINA_BASE/lib/")).findFirst().orElseThrow();
+                .filter(b -> b.language().equals("sh") && b.text().contains("$CATALINA_BASE/lib/")).findFirst()
+                .orElseThrow(() -> new AssertionError("no sh block copies Petrel's jars into $CATALINA_BASE/lib/ (README's Tomcat recipe)"));
         String version = Version.get();
         assertThat(version).as("the build's version").isNotEqualTo("unknown");
 
