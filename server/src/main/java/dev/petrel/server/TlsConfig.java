@@ -262,8 +262,8 @@ public final class TlsConfig {
          * that clients need not ask the certificate authority whether it was revoked. The file is
          * read at start and at each reload (it is watched with the certificates); it must be the
          * DER response for that certificate, as {@code openssl ocsp -respout} writes it. Served by
-         * the native engine; the JDK's engine fetches responses itself instead
-         * ({@code -Djdk.tls.stapling.enable=true}) and refuses this setting.
+         * the native engine; the JDK's engine fetches responses itself instead (when started with
+         * {@code -Djdk.tls.server.enableStatusRequestExtension=true}) and refuses this setting.
          *
          * @param derFile the response file
          */

@@ -47,7 +47,7 @@ public final class JsseEngines implements TlsEngineProvider.Engines {
     static JsseEngines create(TlsEngineProvider.Setup setup) throws TlsConfigException {
         if (!setup.ocspResponses().isEmpty()) {
             throw new TlsConfigException("TLS: the JDK's engine cannot staple an OCSP response from a file: use --tls-engine native,"
-                    + " or let the JDK fetch responses itself (-Djdk.tls.stapling.enable=true) without --tls-ocsp-response");
+                    + " or let the JDK fetch responses itself (-Djdk.tls.server.enableStatusRequestExtension=true) without --tls-ocsp-response");
         }
         SSLContext sslContext;
         try {
