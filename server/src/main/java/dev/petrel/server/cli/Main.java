@@ -9,9 +9,9 @@ import dev.petrel.server.Compression;
 import dev.petrel.server.files.StaticFiles;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -140,11 +140,14 @@ public final class Main {
         } catch (TlsConfigException e) {
             err.println("petrel: cannot serve HTTPS: " + e.getMessage());
             return 1;
-        } catch (BindException e) {
-            err.println("petrel: cannot listen on " + e.getMessage()); // the message names the address
-            return 1;
         } catch (SocketException e) {
-            err.println("petrel: cannot listen on " + options.host() + ": " + e.getMessage());
+            err.println("petrel: cannot listen on " + e.getMessage()); // the server names the address, of any listener
+            return 1;
+        } catch (FileSystemException e) {
+            boolean accessLog = options.accessLog() != null && options.accessLog().file() != null
+                    && options.accessLog().file().toString().equals(e.getFile());
+            err.println("petrel: " + (accessLog ? "--access-log " + e.getFile() + ": cannot open it: " : "cannot start: " + e.getFile() + ": ")
+                    + FileProblem.reason(e));
             return 1;
         } catch (IOException e) {
             err.println("petrel: cannot start: " + e.getMessage());

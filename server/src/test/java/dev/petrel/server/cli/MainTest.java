@@ -2,6 +2,7 @@ package dev.petrel.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.petrel.server.TransportKind;
 import dev.petrel.server.tls.Fixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -12,6 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The command line's answers to bad input: one line, a non-zero exit, no stack trace. */
 class MainTest {
@@ -69,6 +72,50 @@ class MainTest {
                     .doesNotContain("Exception").doesNotContain("\tat ");
             assertThat(err().lines().count()).isEqualTo(1);
         }
+    }
+
+    /**
+     * An address that is none: an IPv6 literal that cannot be one, which the JDK refuses without
+     * asking a resolver (999.1.1.1 or an unknown name would send a DNS query off this machine).
+     */
+    private static final String NO_ADDRESS = "::1::2";
+
+    @ParameterizedTest
+    @EnumSource(TransportKind.class)
+    void anAddressThatIsNoneIsOneLineNamingIt(TransportKind transport) {
+        assertThat(run("serve", "--host", NO_ADDRESS, "--port", "0", "--transport", transport.cliName())).isEqualTo(1);
+        assertOneLine(err()).startsWith("petrel: cannot listen on " + NO_ADDRESS + ":0: ");
+    }
+
+    @ParameterizedTest
+    @EnumSource(TransportKind.class)
+    void anAjpAddressThatIsNoneIsOneLineNamingIt(TransportKind transport) {
+        assertThat(run("serve", "--port", "0", "--transport", transport.cliName(), "--ajp-port", "0", "--ajp-no-secret",
+                "--ajp-host", NO_ADDRESS)).isEqualTo(1);
+        assertOneLine(err()).startsWith("petrel: cannot listen on " + NO_ADDRESS + ":0: ").doesNotContain("127.0.0.1");
+    }
+
+    @Test
+    void anAdminAddressThatIsNoneIsNamedNotTheServersAddress() {
+        assertThat(run("serve", "--port", "0", "--admin-port", "0", "--admin-host", NO_ADDRESS)).isEqualTo(1);
+        assertOneLine(err()).startsWith("petrel: cannot listen on " + NO_ADDRESS + ":0: ").doesNotContain("127.0.0.1");
+    }
+
+    @Test
+    void anAccessLogThatCannotBeOpenedSaysWhy(@TempDir Path dir) throws Exception {
+        Path inMissingFolder = dir.resolve("missing").resolve("a.log");
+        assertThat(run("serve", "--port", "0", "--access-log", inMissingFolder.toString())).isEqualTo(1);
+        assertOneLine(err()).isEqualTo("petrel: --access-log " + inMissingFolder + ": cannot open it: the folder "
+                + inMissingFolder.getParent() + " does not exist\n");
+
+        err.reset();
+        assertThat(run("serve", "--port", "0", "--access-log", dir.toString())).isEqualTo(1);
+        assertOneLine(err()).startsWith("petrel: --access-log " + dir + ": cannot open it: ").contains("folder");
+    }
+
+    private static org.assertj.core.api.AbstractStringAssert<?> assertOneLine(String text) {
+        assertThat(text.lines().count()).as("lines in %s", text).isEqualTo(1);
+        return assertThat(text).doesNotContain("Exception").doesNotContain("\tat ");
     }
 
     @Test
