@@ -11,12 +11,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The command line's answers to bad input: one line, a non-zero exit, no stack trace. */
+/**
+ * The command line's answers to bad input: one line, a non-zero exit, no stack trace. Bounded in
+ * time: a server that starts when it should not waits for a signal, and the timeout's interrupt
+ * stops it.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
 class MainTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -111,6 +118,13 @@ class MainTest {
         err.reset();
         assertThat(run("serve", "--port", "0", "--access-log", dir.toString())).isEqualTo(1);
         assertOneLine(err()).startsWith("petrel: --access-log " + dir + ": cannot open it: ").contains("folder");
+    }
+
+    @Test
+    void anOldTlsVersionIsRefusedBeforeTheServerStarts(@TempDir Path dir) {
+        assertThat(run("serve", "--port", "0", "--https-port", "0", "--tls-dir", dir.toString(), "--tls-protocols", "SSLv3")).isEqualTo(2);
+        assertOneLine(err()).isEqualTo("petrel: --tls-protocols takes one or more of TLSv1.3, TLSv1.2, not 'SSLv3'"
+                + " (TLS 1.1 and older are deprecated, RFC 8996) (see 'petrel help')\n");
     }
 
     private static org.assertj.core.api.AbstractStringAssert<?> assertOneLine(String text) {
