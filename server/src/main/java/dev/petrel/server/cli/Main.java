@@ -62,7 +62,8 @@ public final class Main {
                         out.print(ServeOptions.HELP);
                         yield 0;
                     }
-                    yield serve(ServeOptions.parse(ConfigSources.merge(rest, System.getenv())), err);
+                    ConfigSources.Merged given = ConfigSources.merge(rest, System.getenv());
+                    yield serve(given.parse(), given, err);
                 }
                 case "version", "--version" -> {
                     out.println("petrel " + Version.get());
@@ -82,7 +83,8 @@ public final class Main {
         }
     }
 
-    private static int serve(ServeOptions options, PrintStream err) {
+    /** Serves until SIGTERM; a mistake found on the way names the option as {@code given} has it (the command line, the file or the environment). */
+    private static int serve(ServeOptions options, ConfigSources.Merged given, PrintStream err) {
         if (options.logLevel() != null) configureLogLevel(options.logLevel());
         System.Logger log = System.getLogger("dev.petrel.server");
         CountDownLatch stopRequested = new CountDownLatch(1);
@@ -93,7 +95,7 @@ public final class Main {
         try {
             Path root = options.root() != null ? options.root() : DemoSite.bundledRoot();
             if (options.root() != null && !Files.isDirectory(root)) {
-                err.println("petrel: --root " + root + " is not a folder");
+                err.println("petrel: " + given.where("--root " + root + " is not a folder"));
                 return 2;
             }
             // a folder of the user's is served as it is (its index.html at /); the demo routes only when asked
@@ -135,7 +137,7 @@ public final class Main {
                 }
             }
         } catch (AjpOptions.SetupException e) {
-            err.println("petrel: cannot serve AJP: " + e.getMessage());
+            err.println("petrel: cannot serve AJP: " + given.where(e.getMessage()));
             return 2;
         } catch (TlsConfigException e) {
             err.println("petrel: cannot serve HTTPS: " + e.getMessage());
@@ -146,7 +148,7 @@ public final class Main {
         } catch (FileSystemException e) {
             boolean accessLog = options.accessLog() != null && options.accessLog().file() != null
                     && options.accessLog().file().toString().equals(e.getFile());
-            err.println("petrel: " + (accessLog ? "--access-log " + e.getFile() + ": cannot open it: " : "cannot start: " + e.getFile() + ": ")
+            err.println("petrel: " + (accessLog ? given.where("--access-log " + e.getFile() + ": cannot open it: ") : "cannot start: " + e.getFile() + ": ")
                     + FileProblem.reason(e));
             return 1;
         } catch (IOException e) {

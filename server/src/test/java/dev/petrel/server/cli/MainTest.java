@@ -71,6 +71,13 @@ class MainTest {
     }
 
     @Test
+    void aRootFromTheConfigFileIsNamedByItsKey(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("petrel.properties"), "root=/no/such/folder\n");
+        assertThat(run("serve", "--port", "0", "--config", file.toString())).isEqualTo(2);
+        assertThat(err()).isEqualTo("petrel: --config " + file + ": key 'root' /no/such/folder is not a folder\n");
+    }
+
+    @Test
     void reportsAPortInUseInOneLine() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             int port = taken.getLocalPort();
