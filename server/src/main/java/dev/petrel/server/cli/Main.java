@@ -35,6 +35,7 @@ public final class Main {
               serve      run the server with the demo site (petrel serve --help)
               bench      the benchmark lab against the peers (petrel bench --help; run by ./petrel)
               jmh        the JMH microbenchmarks of the codec and the engine (petrel jmh -h; run by ./petrel)
+              dist       build target/petrel-VERSION.tar.gz, which runs without Maven (run by ./petrel)
               version    print the version
               help       print this help
             """;
@@ -75,6 +76,7 @@ public final class Main {
                 }
                 case "bench" -> throw new UsageException("the lab runs through the launcher: ./petrel bench --help");
                 case "jmh" -> throw new UsageException("the microbenchmarks run through the launcher: ./petrel jmh -h");
+                case "dist" -> throw new UsageException("the distribution is built by the launcher of a source tree: ./petrel dist");
                 default -> throw new UsageException("unknown command '" + command + "'");
             };
         } catch (UsageException e) {

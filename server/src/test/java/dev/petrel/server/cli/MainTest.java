@@ -186,6 +186,25 @@ class MainTest {
     }
 
     @Test
+    void theHelpListsEveryCommandOfTheLauncher() throws Exception {
+        // the commands ./petrel runs itself before it hands the rest to Main
+        java.util.regex.Matcher command = java.util.regex.Pattern.compile("\\[ \"\\$\\{1:-}\" = \"([a-z]+)\" ]")
+                .matcher(Files.readString(Path.of("..", "petrel")));
+        List<String> launcher = new java.util.ArrayList<>();
+        while (command.find()) launcher.add(command.group(1));
+        assertThat(launcher).contains("bench", "dist", "jmh");
+
+        assertThat(run("help")).isZero();
+        String help = out.toString(StandardCharsets.UTF_8);
+        for (String name : launcher) {
+            assertThat(help).as("petrel help").containsPattern("(?m)^  " + name + " ");
+            err.reset();
+            assertThat(run(name)).as("petrel %s without the launcher", name).isEqualTo(2);
+            assertThat(err()).startsWith("petrel: ").contains("./petrel " + name);
+        }
+    }
+
+    @Test
     void printsHelpAndVersion() {
         assertThat(run("serve", "--help")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("--transport NAME").contains("--root DIR")
