@@ -25,6 +25,7 @@ import dev.petrel.server.transport.TransportGroup;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.net.SocketException;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -477,8 +478,9 @@ public final class Server implements AutoCloseable {
         /**
          * Loads the certificates, binds and starts accepting.
          *
-         * @throws BindException when an address is in use or not available; the message starts
-         *         with the address ({@code host:port: })
+         * @throws BindException when an address is in use, not available or not an address at
+         *         all; the message starts with the address ({@code host:port: }), as that of any
+         *         other {@link SocketException} binding it
          * @throws TlsConfigException when a certificate or key file is missing, bad, mismatched or expired
          */
         public Server start() throws IOException {
@@ -614,15 +616,25 @@ public final class Server implements AutoCloseable {
             return config.toBuilder().applicationProtocols(offered.toArray(String[]::new)).build();
         }
 
-        /** Opens one listener; a bind failure names the address, since a server may have several. */
+        /**
+         * Opens one listener; a bind failure names the address, since a server may have several. An
+         * address that does not resolve is refused here, alike on every transport: a channel would
+         * throw an unchecked {@code UnresolvedAddressException}, a socket a bare "Unresolved address".
+         */
         private static Listener<?> open(TransportGroup group, String listenHost, int listenPort, ListenerSettings settings,
                                         ConnectionLimit limit, Protocol protocol, ConnectorCounters counters) throws IOException {
+            InetSocketAddress address = new InetSocketAddress(listenHost, listenPort);
+            if (address.isUnresolved()) {
+                throw new BindException(listenHost + ":" + listenPort + ": no such address (neither an IP address nor a name that resolves)");
+            }
             try {
-                return Listener.open(group, new InetSocketAddress(listenHost, listenPort), settings, limit, protocol, counters);
+                return Listener.open(group, address, settings, limit, protocol, counters);
             } catch (BindException e) {
                 BindException named = new BindException(listenHost + ":" + listenPort + ": " + e.getMessage());
                 named.initCause(e);
                 throw named;
+            } catch (SocketException e) {
+                throw new SocketException(listenHost + ":" + listenPort + ": " + e.getMessage(), e);
             }
         }
     }

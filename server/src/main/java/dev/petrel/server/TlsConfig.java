@@ -41,6 +41,13 @@ public final class TlsConfig {
     public static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
 
     /**
+     * The only versions a server may be given, TLS 1.3 and 1.2: older ones are deprecated (RFC 8996),
+     * and the JDK, which still knows SSLv3 to TLSv1.1, disables them, so that a server given only
+     * those would start and then fail every handshake. The server refuses any other at start.
+     */
+    public static final List<String> SUPPORTED_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
+
+    /**
      * The TLS 1.3 suites, then for TLS 1.2 ECDHE (forward secrecy) with AES-GCM or ChaCha20-Poly1305,
      * ECDSA before RSA: Mozilla's "intermediate" list, which every client since 2014 can use.
      */
@@ -341,7 +348,8 @@ public final class TlsConfig {
         /**
          * Replaces the enabled protocols.
          *
-         * @param protocols JSSE names such as {@code TLSv1.3}
+         * @param protocols JSSE names of {@link #SUPPORTED_PROTOCOLS}, such as {@code TLSv1.3}; others
+         *        are refused when the server starts
          */
         public Builder protocols(String... protocols) {
             this.protocols = nonEmpty(protocols, "protocols");

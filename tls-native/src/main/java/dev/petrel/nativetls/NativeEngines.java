@@ -111,7 +111,7 @@ final class NativeEngines implements TlsEngineProvider.Engines {
     private static void checkProtocols(List<String> protocols) throws TlsConfigException {
         Set<String> supported = new LinkedHashSet<>();
         if (OpenSsl.isCipherSuiteAvailable("TLS_AES_128_GCM_SHA256")) supported.add("TLSv1.3"); // a TLS 1.3 suite: a library that has TLS 1.3
-        supported.addAll(List.of("TLSv1.2", "TLSv1.1", "TLSv1"));
+        supported.add("TLSv1.2"); // TLS 1.1 and 1.0 too, but the server refuses those before (TlsConfig.SUPPORTED_PROTOCOLS)
         for (String protocol : protocols) {
             if (!supported.contains(protocol)) {
                 throw new TlsConfigException("TLS: protocol " + protocol + " is not supported by " + OpenSsl.versionString()

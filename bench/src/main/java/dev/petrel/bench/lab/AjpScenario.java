@@ -212,6 +212,11 @@ final class AjpScenario implements Scenario {
     }
 
     @Override
+    public List<String> needs() {
+        return List.of("httpd", "mod_jk", "mod_proxy_ajp", "wrk");
+    }
+
+    @Override
     public Duration stepEstimate() {
         // per module: a fresh httpd, its warm-up, the generator's lead and window; then its ladder
         Duration fixedRate = NominalTimes.HTTPD_START.plus(warmup()).plus(generatorLead()).plus(rateWindow());

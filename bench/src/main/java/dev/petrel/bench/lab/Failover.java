@@ -20,6 +20,9 @@ import java.util.stream.Stream;
  * after a run that kept every promise and kept for reading after one that did not.
  */
 final class Failover {
+    /** What it runs besides the backends, as the help names it ({@link Scenario#needs}). */
+    static final List<String> NEEDS = List.of("httpd", "mod_jk", "haproxy", TomcatScenario.TOMCAT_DISTRIBUTION);
+
     private Failover() {}
 
     /** 0 when every case kept its promises, 1 otherwise or when the scenario could not run. */

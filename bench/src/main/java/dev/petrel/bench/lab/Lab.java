@@ -17,6 +17,8 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code ./petrel bench SCENARIO...}: runs the seeds' experiments against Petrel and its peers.
@@ -37,21 +39,29 @@ public final class Lab {
 
     /** Runs the lab; exits 0 when every scenario ran (problems of single servers are in the report), 1 or 2 otherwise. */
     public static void main(String[] args) {
-        System.exit(run(List.of(args), System.err));
+        System.exit(run(List.of(args), System.out, System.err));
     }
 
-    static int run(List<String> args, PrintStream err) {
-        if (args.isEmpty() || args.contains("--help") || args.contains("-h") || args.contains("help")) {
+    /**
+     * The help is {@link LabOptions#HELP}: asked for, on {@code out} with 0; for want of a scenario,
+     * on {@code err} with 2. The launcher prints the same file without building the lab.
+     */
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        if (args.isEmpty()) {
             err.print(LabOptions.HELP);
-            return args.isEmpty() ? 2 : 0;
+            return 2;
+        }
+        if (args.contains("--help") || args.contains("-h") || args.contains("help")) {
+            out.print(LabOptions.HELP);
+            return 0;
         }
         try {
             LabOptions options = LabOptions.parse(args);
             Path home = Path.of(System.getProperty("petrel.home", ".")).toAbsolutePath().normalize();
             LabPaths paths = new LabPaths(home, Path.of(System.getProperty("java.home"), "bin", "java"));
-            checkTools();
-            BaselineBuild.ensure(paths, err);
             List<String> perServer = options.scenarios().stream().filter(s -> !s.equals("failover")).toList();
+            checkTools(needs(options, paths));
+            if (!perServer.isEmpty()) BaselineBuild.ensure(paths, err);
             int status = perServer.isEmpty() ? 0 : runScenarios(options.withScenarios(perServer), paths, args, err);
             if (options.scenarios().contains("failover")) status = Math.max(status, Failover.run(options.quick(), paths, err));
             return status;
@@ -76,23 +86,7 @@ public final class Lab {
         boolean sameCpuOnly = options.sameCpuOnly() || cpus < 2;
         RunResults results = new RunResults(EnvironmentProbe.probe(paths, options, serverCpu, clientCpu, args));
         List<Scenario> scenarios = new ArrayList<>();
-        for (String name : options.scenarios()) {
-            scenarios.add(switch (name) {
-                case "latency" -> new LatencyScenario(options.quick(), sameCpuOnly);
-                case "connectors" -> new ConnectorsScenario(options.quick());
-                case "single-cpu" -> new SingleCpuScenario(options.quick());
-                case "tail" -> new TailScenario(options.quick());
-                case "ramp" -> new RampScenario(options.quick());
-                case "idle" -> new IdleScenario(options.quick(), false);
-                case "idle-tls" -> new IdleScenario(options.quick(), true);
-                case "ajp" -> new AjpScenario(options.quick(), paths);
-                case "tomcat" -> new TomcatScenario(options.quick(), paths);
-                case "tomcat-ramp" -> RampScenario.tomcat(options.quick());
-                case "tls" -> new TlsScenario(options.quick());
-                case "h2" -> new H2Scenario(options.quick());
-                default -> throw new LabException("unknown scenario " + name);
-            });
-        }
+        for (String name : options.scenarios()) scenarios.add(scenario(name, options.quick(), sameCpuOnly, paths));
         scenarios.forEach(s -> s.sections().forEach(results::scenario));
         // only the servers some scenario of this run measures: HelloWorld servers, the tomcat scenarios' applications, or both
         List<ServerSpec> servers = selected.stream()
@@ -220,11 +214,49 @@ public final class Lab {
         return all.stream().filter(s -> options.servers().contains(s.name())).toList();
     }
 
-    private static void checkTools() throws LabException {
+    /** The per-server scenario {@code name} (every one in {@link LabOptions#SCENARIOS} but failover). */
+    static Scenario scenario(String name, boolean quick, boolean sameCpuOnly, LabPaths paths) throws LabException {
+        return switch (name) {
+            case "latency" -> new LatencyScenario(quick, sameCpuOnly);
+            case "connectors" -> new ConnectorsScenario(quick);
+            case "single-cpu" -> new SingleCpuScenario(quick);
+            case "tail" -> new TailScenario(quick);
+            case "ramp" -> new RampScenario(quick);
+            case "idle" -> new IdleScenario(quick, false);
+            case "idle-tls" -> new IdleScenario(quick, true);
+            case "ajp" -> new AjpScenario(quick, paths);
+            case "tomcat" -> new TomcatScenario(quick, paths);
+            case "tomcat-ramp" -> RampScenario.tomcat(quick);
+            case "tls" -> new TlsScenario(quick);
+            case "h2" -> new H2Scenario(quick);
+            default -> throw new LabException("unknown scenario " + name);
+        };
+    }
+
+    /** What the per-server scenarios need besides their own: pinning to CPUs, and a compiler for the C baseline. */
+    static final List<String> PER_SERVER_NEEDS = List.of("taskset", "gcc");
+
+    /** What scenario {@code name} runs besides the servers ({@link Scenario#needs}), as the help lists it. */
+    static List<String> needs(String name, LabOptions options, LabPaths paths) throws LabException {
+        return name.equals("failover") ? Failover.NEEDS : scenario(name, options.quick(), options.sameCpuOnly(), paths).needs();
+    }
+
+    /** What the scenarios of {@code options} need together, {@link #PER_SERVER_NEEDS} with any but failover. */
+    static Set<String> needs(LabOptions options, LabPaths paths) throws LabException {
+        Set<String> needed = new TreeSet<>();
+        for (String name : options.scenarios()) {
+            needed.addAll(needs(name, options, paths));
+            if (!name.equals("failover")) needed.addAll(PER_SERVER_NEEDS);
+        }
+        return needed;
+    }
+
+    /** The programs among {@code needed} that the lab checks for itself; the others say so when their scenario starts. */
+    private static void checkTools(Set<String> needed) throws LabException {
         List<String> missing = new ArrayList<>();
         List<String> packages = new ArrayList<>();
         for (Map.Entry<String, String> tool : LoadTools.REQUIRED.entrySet()) {
-            if (!onPath(tool.getKey())) {
+            if (needed.contains(tool.getKey()) && !onPath(tool.getKey())) {
                 missing.add(tool.getKey());
                 if (!packages.contains(tool.getValue())) packages.add(tool.getValue());
             }

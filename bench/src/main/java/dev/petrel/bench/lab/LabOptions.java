@@ -1,5 +1,9 @@
 package dev.petrel.bench.lab;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,49 +27,21 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
     static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "tail", "ramp", "idle", "idle-tls", "ajp",
             "tomcat", "tomcat-ramp", "tls", "h2", "failover");
 
-    static final String HELP = """
-            Usage: petrel bench SCENARIO... [--servers a,b,...] [--passes N] [--quick] [--publish] [--before DIR]
+    /**
+     * The help, kept in one file, {@code help.txt} beside this class in the resources: the launcher
+     * prints it without building the lab (a fresh clone has none), and the lab prints it from its
+     * class path.
+     */
+    static final String HELP = help();
 
-            Scenarios (the seed each reproduces in brackets):
-              latency      one keep-alive connection, ab -k -c1, across CPUs and on one CPU   [004]
-              connectors   ab -n 100000 -c 100, with and without keep-alive, HTTP and HTTPS    [000]
-              single-cpu   peak throughput of a 35 KB HTML page, wrk, server on one CPU         [001]
-              tail         tail latency of 100 keep-alive clients on one CPU: wrk -c100 --latency,
-                           p50, p99, max and timeouts
-              ramp         1000..9000 users ramped up within 5 s, 50 requests each, h2load     [003]
-              idle         RSS and heap held by 10,000 idle keep-alive connections (lab's own)
-              idle-tls     the same over TLS: 10,000 idle HTTPS keep-alive connections
-              ajp          Apache httpd with mod_jk and mod_proxy_ajp in front of Petrel's and
-                           Tomcat's AJP connectors: CPU at 400 req/s, then wrk 10..400 conns  [002]
-              tomcat       a Spring Boot HelloWorld (jar and war) and a JSP date page on Tomcat 11
-                           with its NIO connector and with Petrel's: the connectors columns  [000, 003]
-              tomcat-ramp  the ramp above against the same Spring Boot HelloWorld            [003]
-              tls          server CPU per full and per resumed TLS 1.3 handshake (ab -c 100,
-                           openssl s_time), and wrk's tail right after start; one server per
-                           TLS stack: JSSE, BoringSSL (Petrel's native engine, Netty), nginx
-              h2           HTTP/2: server CPU per request and rate, h2load -c 100 -m 10 over h2c
-                           (prior knowledge) and h2 (TLS, ALPN), and -c 1 -m 100 over h2c; the
-                           servers that speak HTTP/2, each with its own project's support
-              failover     two backends behind httpd's mod_jk balancer and behind HAProxy: Tomcats
-                           with Petrel's connectors replicating sessions, then two petrel serve;
-                           one stopped (SIGTERM), killed (SIGKILL), and both restarted in turn
-                           under steady load; requests failed and sessions kept per case. Not
-                           per server: --servers and --passes do not apply              [002]
-              all          every scenario above
-
-            Options:
-              --servers a,b   only these servers (names in the report; default: all)
-              --passes N      passes per scenario, in alternating server order (default 3, ramp and tomcat-ramp 1;
-                              --quick: 1). A full ramp pass takes about 25 minutes for all servers.
-              --quick         every scenario in seconds: proves the lab works, not any figure
-              --publish       also copy the report to bench/RESULTS.md (charts to bench/RESULTS/)
-              --before DIR    also run the Petrel servers of another build, DIR being its
-                              bench/target/lib (a worktree of an earlier commit after its own
-                              ./petrel bench --help), as before-petrel-*: a regression check
-                              side by side in one run
-
-            Results go to bench/results/<timestamp>/: report.md, index.html, CSV, SVG, raw tool output.
-            """;
+    private static String help() {
+        try (InputStream in = LabOptions.class.getResourceAsStream("help.txt")) {
+            if (in == null) throw new IllegalStateException("help.txt is missing from the lab's class path");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /** These options with other scenarios: the failover scenario runs apart from the per-server ones. */
     LabOptions withScenarios(List<String> names) {

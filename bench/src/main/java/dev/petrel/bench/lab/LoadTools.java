@@ -15,7 +15,10 @@ import java.util.Map;
  * yields {@code null}, so one broken server never stops the lab.
  */
 final class LoadTools {
-    /** The tools the lab needs, with the Debian package of each. */
+    /**
+     * The programs the lab checks for before it starts the scenarios that need them
+     * ({@link Scenario#needs}, {@link Lab#PER_SERVER_NEEDS}), with the Debian package of each.
+     */
     static final Map<String, String> REQUIRED = Map.of(
             "ab", "apache2-utils", "wrk", "wrk", "h2load", "nghttp2-client", "taskset", "util-linux", "gcc", "gcc");
 

@@ -50,6 +50,12 @@ final class RampScenario implements Scenario {
     }
 
     @Override
+    public List<String> needs() {
+        // the application's war runs in Tomcat's distribution
+        return application ? List.of("h2load", TomcatScenario.TOMCAT_DISTRIBUTION) : List.of("h2load");
+    }
+
+    @Override
     public Duration stepEstimate() {
         Duration step = application ? NominalTimes.APPLICATION_START : NominalTimes.HELLO_START;
         // the warm-up: 100 clients started within a second, then their requests

@@ -83,6 +83,17 @@ interface Scenario {
     Set<LoadTool> tools();
 
     /**
+     * What this scenario runs besides the servers and the lab itself, as the help names it
+     * ({@code ./petrel bench --help}): programs to install ({@code ab}, {@code httpd}, ...) and
+     * anything else it needs ({@code Tomcat distribution}). The lab checks for the load tools
+     * among them before it starts ({@link LoadTools#REQUIRED}); by default, the programs of
+     * {@link #tools()}.
+     */
+    default List<String> needs() {
+        return tools().stream().map(LoadTool::program).filter(java.util.Objects::nonNull).sorted().toList();
+    }
+
+    /**
      * Why {@code server} can have no figure in this scenario by design, in a few words, or
      * {@code null} when it can, beyond what {@link #application()} and {@link #tools()} already
      * decide. The runner asks before starting it ({@link Applicability}): a server with a reason is

@@ -20,6 +20,8 @@ import java.util.Set;
  * so the JSP page is the war's.
  */
 final class TomcatScenario implements Scenario {
+    /** How the help names what the war runs in: the lab's build unpacks it under bench/target/tomcat-dist. */
+    static final String TOMCAT_DISTRIBUTION = "Tomcat distribution";
     static final String JSP_SECTION = "tomcat-jsp";
     private static final String JAR_HAS_ONE_PORT = "an executable jar's embedded Tomcat has one port (HTTPS is measured on the war)";
     private static final String JAR_HAS_NO_JSP = "Spring Boot serves no JSP from an executable jar (the war has the page)";
@@ -75,6 +77,12 @@ final class TomcatScenario implements Scenario {
     public Set<LoadTool> tools() {
         return Set.of(LoadTool.AB);
     }
+
+    @Override
+    public List<String> needs() {
+        return List.of("ab", TOMCAT_DISTRIBUTION);
+    }
+
 
     @Override
     public Duration stepEstimate() {

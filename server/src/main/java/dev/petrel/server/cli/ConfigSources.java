@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code petrel serve}'s settings from three places, turned into one command line for
@@ -28,6 +30,10 @@ import java.util.TreeMap;
  * pairs with {@code tls-key.N}. Its environment variable is {@code PETREL_} and the name in upper
  * case with underscores ({@code PETREL_PORT}, {@code PETREL_ACCESS_LOG}). The properties format
  * is the JDK's own: no library is needed for flat keys and values.
+ *
+ * <p>A message about an option begins with the option ({@code --port takes a whole number ...});
+ * for an option given in the file or the environment, {@link Merged#where} begins it with the key
+ * or the variable instead, so that the user finds the value where it was written.
  */
 final class ConfigSources {
     /** Options that take a value. */
@@ -46,13 +52,57 @@ final class ConfigSources {
 
     private ConfigSources() {}
 
+    /** An option's values from the file or the environment, each with where it was written ("environment variable PETREL_PORT"). */
+    record Given(List<String> values, List<String> places) {}
+
+    /**
+     * The command line {@code petrel serve} was given, with the file and the environment merged in.
+     *
+     * @param args the command line {@link ServeOptions#parse} reads
+     * @param elsewhere the options (by name) whose values came from the file or the environment
+     */
+    record Merged(List<String> args, Map<String, Given> elsewhere) {
+        /** Parses {@link #args}; a mistake in a value from the file or the environment names where it was written. */
+        ServeOptions parse() throws UsageException {
+            try {
+                return ServeOptions.parse(args);
+            } catch (UsageException e) {
+                throw new UsageException(where(e.getMessage()));
+            }
+        }
+
+        /**
+         * {@code message}, which begins with the option it is about ({@code --port takes ...}), as the
+         * user wrote the option: unchanged for the command line, else beginning with the key in the
+         * file ({@code --config FILE: key 'port' takes ...}) or the environment variable
+         * ({@code environment variable PETREL_PORT takes ...}).
+         */
+        String where(String message) {
+            Matcher subject = SUBJECT.matcher(message);
+            if (!subject.lookingAt()) return message;
+            Given given = elsewhere.get(subject.group(1));
+            if (given == null) return message;
+            int index = 0; // of a repeated option's values, the one the message quotes
+            for (int i = 0; i < given.values().size(); i++) {
+                if (message.contains(given.values().get(i))) {
+                    index = i;
+                    break;
+                }
+            }
+            return given.places().get(index) + message.substring(subject.end());
+        }
+    }
+
+    /** The option a message begins with. */
+    private static final Pattern SUBJECT = Pattern.compile("--([a-z0-9-]+)(?![a-z0-9-])");
+
     /**
      * The command line {@code cli} stands for once {@code --config FILE} (if any) and the
      * environment are added under it.
      *
      * @throws UsageException for a config file that cannot be read, an unknown key or a bad flag value, naming it
      */
-    static List<String> merge(List<String> cli, Map<String, String> environment) throws UsageException {
+    static Merged merge(List<String> cli, Map<String, String> environment) throws UsageException {
         List<String> rest = new ArrayList<>();
         Path file = null;
         for (int i = 0; i < cli.size(); i++) {
@@ -66,18 +116,19 @@ final class ConfigSources {
                 rest.add(arg);
             }
         }
-        Map<String, List<String>> merged = new LinkedHashMap<>();
+        Map<String, Given> merged = new LinkedHashMap<>();
         if (file != null) merged.putAll(fromFile(file));
         merged.putAll(fromEnvironment(environment));
         Set<String> onCommandLine = namesOn(rest);
         merged.keySet().removeIf(onCommandLine::contains);
         List<String> args = new ArrayList<>();
-        List<String> keys = merged.getOrDefault("tls-key", List.of());
-        for (Map.Entry<String, List<String>> option : merged.entrySet()) {
+        List<String> keys = merged.containsKey("tls-key") ? merged.get("tls-key").values() : List.of();
+        for (Map.Entry<String, Given> option : merged.entrySet()) {
             String name = option.getKey();
             if (name.equals("tls-key")) continue; // each follows its tls-cert
-            for (int i = 0; i < option.getValue().size(); i++) {
-                String value = option.getValue().get(i);
+            List<String> values = option.getValue().values();
+            for (int i = 0; i < values.size(); i++) {
+                String value = values.get(i);
                 if (FLAGS.contains(name)) {
                     if (value.equals("true")) args.add("--" + name);
                     continue;
@@ -91,17 +142,17 @@ final class ConfigSources {
             }
         }
         args.addAll(rest);
-        return args;
+        return new Merged(List.copyOf(args), Map.copyOf(merged));
     }
 
-    private static Map<String, List<String>> fromFile(Path file) throws UsageException {
+    private static Map<String, Given> fromFile(Path file) throws UsageException {
         Properties properties = new Properties();
         try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             properties.load(in);
         } catch (IOException e) {
             throw new UsageException("--config " + file + ": cannot be read (" + e.getMessage() + ")");
         }
-        Map<String, TreeMap<Integer, String>> indexed = new LinkedHashMap<>();
+        Map<String, TreeMap<Integer, String>> indexed = new LinkedHashMap<>(); // each option's keys, by their index
         for (String key : new TreeMap<>(Map.copyOf(asStrings(properties))).keySet()) {
             String value = properties.getProperty(key).strip();
             String name = key;
@@ -113,12 +164,18 @@ final class ConfigSources {
                 if (!REPEATABLE.contains(name)) throw new UsageException("--config " + file + ": '" + key + "': only "
                         + String.join(", ", new java.util.TreeSet<>(REPEATABLE)) + " repeat with .N");
             }
-            check(name, value, "--config " + file + ": key '" + key + "'");
-            indexed.computeIfAbsent(name, n -> new TreeMap<>()).put(index, value);
+            check(name, value, place(file, key));
+            indexed.computeIfAbsent(name, n -> new TreeMap<>()).put(index, key);
         }
-        Map<String, List<String>> options = new LinkedHashMap<>();
-        indexed.forEach((name, values) -> options.put(name, List.copyOf(values.values())));
+        Map<String, Given> options = new LinkedHashMap<>();
+        indexed.forEach((name, keys) -> options.put(name, new Given(
+                keys.values().stream().map(key -> properties.getProperty(key).strip()).toList(),
+                keys.values().stream().map(key -> place(file, key)).toList())));
         return options;
+    }
+
+    private static String place(Path file, String key) {
+        return "--config " + file + ": key '" + key + "'";
     }
 
     private static Map<String, String> asStrings(Properties properties) {
@@ -128,17 +185,19 @@ final class ConfigSources {
     }
 
     /** {@code PETREL_*} variables that name an option; others (PETREL_JAVA_OPTS, PETREL_TLS_PASSWORD, ...) are not options. */
-    private static Map<String, List<String>> fromEnvironment(Map<String, String> environment) throws UsageException {
-        Map<String, List<String>> options = new TreeMap<>();
+    private static Map<String, Given> fromEnvironment(Map<String, String> environment) throws UsageException {
+        Map<String, Given> options = new TreeMap<>();
         for (Map.Entry<String, String> variable : environment.entrySet()) {
             if (!variable.getKey().startsWith("PETREL_")) continue;
             String name = variable.getKey().substring("PETREL_".length()).toLowerCase(Locale.ROOT).replace('_', '-');
             if (!VALUED.contains(name) && !REPEATABLE.contains(name) && !FLAGS.contains(name)) continue;
             String value = variable.getValue().strip();
-            check(name, value, "environment variable " + variable.getKey());
+            String place = "environment variable " + variable.getKey();
+            check(name, value, place);
             // a repeatable option's variable holds its values separated by spaces (none contains one, cache-control aside)
-            options.put(name, REPEATABLE.contains(name) && !name.equals("cache-control")
-                    ? List.of(value.split("\\s+")) : List.of(value));
+            List<String> values = REPEATABLE.contains(name) && !name.equals("cache-control")
+                    ? List.of(value.split("\\s+")) : List.of(value);
+            options.put(name, new Given(values, java.util.Collections.nCopies(values.size(), place)));
         }
         return options;
     }

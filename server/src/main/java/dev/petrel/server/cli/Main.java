@@ -9,9 +9,9 @@ import dev.petrel.server.Compression;
 import dev.petrel.server.files.StaticFiles;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +35,7 @@ public final class Main {
               serve      run the server with the demo site (petrel serve --help)
               bench      the benchmark lab against the peers (petrel bench --help; run by ./petrel)
               jmh        the JMH microbenchmarks of the codec and the engine (petrel jmh -h; run by ./petrel)
+              dist       build target/petrel-VERSION.tar.gz, which runs without Maven (run by ./petrel)
               version    print the version
               help       print this help
             """;
@@ -62,7 +63,8 @@ public final class Main {
                         out.print(ServeOptions.HELP);
                         yield 0;
                     }
-                    yield serve(ServeOptions.parse(ConfigSources.merge(rest, System.getenv())), err);
+                    ConfigSources.Merged given = ConfigSources.merge(rest, System.getenv());
+                    yield serve(given.parse(), given, err);
                 }
                 case "version", "--version" -> {
                     out.println("petrel " + Version.get());
@@ -74,6 +76,7 @@ public final class Main {
                 }
                 case "bench" -> throw new UsageException("the lab runs through the launcher: ./petrel bench --help");
                 case "jmh" -> throw new UsageException("the microbenchmarks run through the launcher: ./petrel jmh -h");
+                case "dist" -> throw new UsageException("the distribution is built by the launcher of a source tree: ./petrel dist");
                 default -> throw new UsageException("unknown command '" + command + "'");
             };
         } catch (UsageException e) {
@@ -82,7 +85,8 @@ public final class Main {
         }
     }
 
-    private static int serve(ServeOptions options, PrintStream err) {
+    /** Serves until SIGTERM; a mistake found on the way names the option as {@code given} has it (the command line, the file or the environment). */
+    private static int serve(ServeOptions options, ConfigSources.Merged given, PrintStream err) {
         if (options.logLevel() != null) configureLogLevel(options.logLevel());
         System.Logger log = System.getLogger("dev.petrel.server");
         CountDownLatch stopRequested = new CountDownLatch(1);
@@ -93,7 +97,7 @@ public final class Main {
         try {
             Path root = options.root() != null ? options.root() : DemoSite.bundledRoot();
             if (options.root() != null && !Files.isDirectory(root)) {
-                err.println("petrel: --root " + root + " is not a folder");
+                err.println("petrel: " + given.where("--root " + root + " is not a folder"));
                 return 2;
             }
             // a folder of the user's is served as it is (its index.html at /); the demo routes only when asked
@@ -135,16 +139,19 @@ public final class Main {
                 }
             }
         } catch (AjpOptions.SetupException e) {
-            err.println("petrel: cannot serve AJP: " + e.getMessage());
+            err.println("petrel: cannot serve AJP: " + given.where(e.getMessage()));
             return 2;
         } catch (TlsConfigException e) {
             err.println("petrel: cannot serve HTTPS: " + e.getMessage());
             return 1;
-        } catch (BindException e) {
-            err.println("petrel: cannot listen on " + e.getMessage()); // the message names the address
-            return 1;
         } catch (SocketException e) {
-            err.println("petrel: cannot listen on " + options.host() + ": " + e.getMessage());
+            err.println("petrel: cannot listen on " + e.getMessage()); // the server names the address, of any listener
+            return 1;
+        } catch (FileSystemException e) {
+            boolean accessLog = options.accessLog() != null && options.accessLog().file() != null
+                    && options.accessLog().file().toString().equals(e.getFile());
+            err.println("petrel: " + (accessLog ? given.where("--access-log " + e.getFile() + ": cannot open it: ") : "cannot start: " + e.getFile() + ": ")
+                    + FileProblem.reason(e));
             return 1;
         } catch (IOException e) {
             err.println("petrel: cannot start: " + e.getMessage());

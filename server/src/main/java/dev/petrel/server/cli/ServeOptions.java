@@ -170,7 +170,8 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
               --tls-key FILE          the private key (PEM) of the --tls-cert before it
               --tls-password-file F   first line: the PKCS#12 password (default: the
                                       PETREL_TLS_PASSWORD environment variable, else empty)
-              --tls-protocols LIST    TLS versions, e.g. TLSv1.3 or TLSv1.3,TLSv1.2 (the default)
+              --tls-protocols LIST    TLS versions: TLSv1.3, TLSv1.2 or TLSv1.3,TLSv1.2 (the
+                                      default); older ones are refused (deprecated, RFC 8996)
               --tls-ciphers LIST      cipher suites in the server's order of preference, by their
                                       IANA names (default: forward-secret AEAD suites)
               --tls-handshake-timeout SECS
@@ -344,7 +345,7 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
                         intIn(value != null ? value : next(args, ++i, name), name, 256, 1024 * 1024)));
                 case "--max-headers" -> limits = limits.withLimits(limits.limits().withMaxHeaderCount(
                         intIn(value != null ? value : next(args, ++i, name), name, 1, 10_000)));
-                case "--tls-protocols" -> tlsProtocols = names(value != null ? value : next(args, ++i, name), name);
+                case "--tls-protocols" -> tlsProtocols = tlsProtocols(names(value != null ? value : next(args, ++i, name), name));
                 case "--tls-ciphers" -> tlsCiphers = names(value != null ? value : next(args, ++i, name), name);
                 case "--tls-engine" -> {
                     tlsEngine = value != null ? value : next(args, ++i, name);
@@ -488,9 +489,11 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
             throw new UsageException("--ajp-port " + ajpPort + " is taken by " + (ajpPort == port && plainHttp ? "--port" : "--https-port")
                     + "; choose another");
         }
-        if ((tlsProtocols != null || tlsCiphers != null || tlsHandshakeTimeout != null || tlsEngine != null || ocspResponse != null)
-                && !https) {
-            throw new UsageException("--tls-protocols, --tls-ciphers, --tls-handshake-timeout, --tls-engine and --tls-ocsp-response need --https");
+        if (!https) {
+            String given = tlsProtocols != null ? "--tls-protocols" : tlsCiphers != null ? "--tls-ciphers"
+                    : tlsHandshakeTimeout != null ? "--tls-handshake-timeout" : tlsEngine != null ? "--tls-engine"
+                    : ocspResponse != null ? "--tls-ocsp-response" : null;
+            if (given != null) throw new UsageException(given + " needs --https");
         }
         ServerConfig config = limits
                 .withMinRequestBodyRate(minBodyRate == 0 ? DataRate.OFF : new DataRate(minBodyRate, rateGrace))
@@ -523,6 +526,17 @@ record ServeOptions(String host, int port, Path root, TransportKind transport, i
         }
         if (names.isEmpty()) throw new UsageException(option + " takes a comma-separated list of names");
         return List.copyOf(names);
+    }
+
+    /** {@code --tls-protocols}: the versions the server would refuse at start are refused here, naming the option. */
+    private static List<String> tlsProtocols(List<String> protocols) throws UsageException {
+        for (String protocol : protocols) {
+            if (!TlsConfig.SUPPORTED_PROTOCOLS.contains(protocol)) {
+                throw new UsageException("--tls-protocols takes one or more of " + String.join(", ", TlsConfig.SUPPORTED_PROTOCOLS)
+                        + ", not '" + protocol + "' (TLS 1.1 and older are deprecated, RFC 8996)");
+            }
+        }
+        return protocols;
     }
 
     private static long longIn(String text, String option, long min, long max) throws UsageException {

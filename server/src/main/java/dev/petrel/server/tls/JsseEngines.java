@@ -67,7 +67,7 @@ public final class JsseEngines implements TlsEngineProvider.Engines {
         for (String protocol : config.protocols()) {
             if (!supportedProtocols.contains(protocol)) {
                 throw new TlsConfigException("TLS: protocol " + protocol + " is not supported by this JDK (supported: "
-                        + String.join(", ", supported.getProtocols()) + ")");
+                        + String.join(", ", TlsConfig.SUPPORTED_PROTOCOLS.stream().filter(supportedProtocols::contains).toList()) + ")");
             }
         }
         Set<String> supportedSuites = Set.of(supported.getCipherSuites());

@@ -27,6 +27,7 @@ public final class TlsContextFactory {
      *         engine does not support, or the engine that is missing or cannot load
      */
     public static TlsContext create(TlsConfig config) throws TlsConfigException {
+        checkProtocols(config.protocols());
         TlsEngineProvider provider = TlsEngines.provider(config.engine());
         Instant now = Instant.now();
         List<ServerCertificate> certificates = new ArrayList<>();
@@ -39,6 +40,16 @@ public final class TlsContextFactory {
         TlsEngineProvider.Setup setup = new TlsEngineProvider.Setup(config, new SniKeyManager(certificates), trust,
                 TlsConfig.NAMED_GROUPS, staples);
         return new TlsContext(config, provider.engines(setup), certificates);
+    }
+
+    /** Only {@link TlsConfig#SUPPORTED_PROTOCOLS}, whatever an engine would still speak (BoringSSL: TLS 1.1 and 1.0). */
+    private static void checkProtocols(List<String> protocols) throws TlsConfigException {
+        for (String protocol : protocols) {
+            if (!TlsConfig.SUPPORTED_PROTOCOLS.contains(protocol)) {
+                throw new TlsConfigException("TLS: protocol " + protocol + " is not one Petrel serves: choose from "
+                        + String.join(", ", TlsConfig.SUPPORTED_PROTOCOLS) + " (TLS 1.1 and older are deprecated, RFC 8996)");
+            }
+        }
     }
 
     private static X509TrustManager x509(TrustManager[] managers) throws TlsConfigException {

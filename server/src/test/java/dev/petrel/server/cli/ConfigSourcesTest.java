@@ -25,7 +25,7 @@ class ConfigSourcesTest {
     }
 
     private static ServeOptions parse(List<String> cli, Map<String, String> env) throws UsageException {
-        return ServeOptions.parse(ConfigSources.merge(cli, env));
+        return ConfigSources.merge(cli, env).parse();
     }
 
     @Test
@@ -75,14 +75,36 @@ class ConfigSourcesTest {
                 .hasMessageEndingWith("key 'demo' takes true or false, not 'yes'");
         assertThatThrownBy(() -> parse(List.of("--config", config("port.1=80\n").toString()), Map.of()))
                 .hasMessageContaining("'port.1': only");
-        assertThatThrownBy(() -> parse(List.of("--config", config("port=eighty\n").toString()), Map.of()))
-                .hasMessage("--port takes a whole number from 0 to 65535, not 'eighty'");
         assertThatThrownBy(() -> parse(List.of("--config", dir.resolve("absent.properties").toString()), Map.of()))
                 .hasMessageStartingWith("--config " + dir.resolve("absent.properties") + ": cannot be read");
         assertThatThrownBy(() -> parse(List.of(), Map.of("PETREL_DEMO", "1")))
                 .hasMessage("environment variable PETREL_DEMO takes true or false, not '1'");
         assertThat(parse(List.of(), Map.of("PETREL_JAVA_OPTS", "-Xmx1g", "PETREL_TLS_PASSWORD", "x")).port())
                 .as("variables that are not options are left alone").isEqualTo(8080);
+    }
+
+    @Test
+    void aBadValueNamesTheKeyOrTheVariableItCameFrom() throws Exception {
+        Path file = config("port=eighty\n");
+        String key = "--config " + file + ": key ";
+        assertThatThrownBy(() -> parse(List.of("--config", file.toString()), Map.of()))
+                .hasMessage(key + "'port' takes a whole number from 0 to 65535, not 'eighty'");
+        assertThatThrownBy(() -> parse(List.of(), Map.of("PETREL_PORT", "abc")))
+                .hasMessage("environment variable PETREL_PORT takes a whole number from 0 to 65535, not 'abc'");
+        assertThatThrownBy(() -> parse(List.of("--port", "abc"), Map.of()))
+                .hasMessage("--port takes a whole number from 0 to 65535, not 'abc'");
+        assertThat(parse(List.of("--config", file.toString(), "--port", "80"), Map.of("PETREL_PORT", "abc")).port())
+                .as("a value replaced by a stronger place is never read").isEqualTo(80);
+
+        Path proxies = config("trusted-proxy.1=10.0.0.0/8\ntrusted-proxy.2=10.0.0.0/99\n");
+        assertThatThrownBy(() -> parse(List.of("--config", proxies.toString()), Map.of()))
+                .hasMessageStartingWith("--config " + proxies + ": key 'trusted-proxy.2': ");
+        assertThatThrownBy(() -> parse(List.of("--https"), Map.of("PETREL_TLS_PROTOCOLS", "TLSv1.1")))
+                .hasMessageStartingWith("environment variable PETREL_TLS_PROTOCOLS takes one or more of TLSv1.3, TLSv1.2, not 'TLSv1.1'");
+        assertThatThrownBy(() -> parse(List.of(), Map.of("PETREL_ADMIN_HOST", "0.0.0.0")))
+                .hasMessage("environment variable PETREL_ADMIN_HOST needs --admin-port N");
+        assertThatThrownBy(() -> parse(List.of(), Map.of("PETREL_TLS_ENGINE", "native")))
+                .hasMessage("environment variable PETREL_TLS_ENGINE needs --https");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.petrel.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.petrel.server.TransportKind;
 import dev.petrel.server.tls.Fixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -10,10 +11,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The command line's answers to bad input: one line, a non-zero exit, no stack trace. */
+/**
+ * The command line's answers to bad input: one line, a non-zero exit, no stack trace. Bounded in
+ * time: a server that starts when it should not waits for a signal, and the timeout's interrupt
+ * stops it.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
 class MainTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -61,6 +71,13 @@ class MainTest {
     }
 
     @Test
+    void aRootFromTheConfigFileIsNamedByItsKey(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("petrel.properties"), "root=/no/such/folder\n");
+        assertThat(run("serve", "--port", "0", "--config", file.toString())).isEqualTo(2);
+        assertThat(err()).isEqualTo("petrel: --config " + file + ": key 'root' /no/such/folder is not a folder\n");
+    }
+
+    @Test
     void reportsAPortInUseInOneLine() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             int port = taken.getLocalPort();
@@ -69,6 +86,57 @@ class MainTest {
                     .doesNotContain("Exception").doesNotContain("\tat ");
             assertThat(err().lines().count()).isEqualTo(1);
         }
+    }
+
+    /**
+     * An address that is none: an IPv6 literal that cannot be one, which the JDK refuses without
+     * asking a resolver (999.1.1.1 or an unknown name would send a DNS query off this machine).
+     */
+    private static final String NO_ADDRESS = "::1::2";
+
+    @ParameterizedTest
+    @EnumSource(TransportKind.class)
+    void anAddressThatIsNoneIsOneLineNamingIt(TransportKind transport) {
+        assertThat(run("serve", "--host", NO_ADDRESS, "--port", "0", "--transport", transport.cliName())).isEqualTo(1);
+        assertOneLine(err()).startsWith("petrel: cannot listen on " + NO_ADDRESS + ":0: ");
+    }
+
+    @ParameterizedTest
+    @EnumSource(TransportKind.class)
+    void anAjpAddressThatIsNoneIsOneLineNamingIt(TransportKind transport) {
+        assertThat(run("serve", "--port", "0", "--transport", transport.cliName(), "--ajp-port", "0", "--ajp-no-secret",
+                "--ajp-host", NO_ADDRESS)).isEqualTo(1);
+        assertOneLine(err()).startsWith("petrel: cannot listen on " + NO_ADDRESS + ":0: ").doesNotContain("127.0.0.1");
+    }
+
+    @Test
+    void anAdminAddressThatIsNoneIsNamedNotTheServersAddress() {
+        assertThat(run("serve", "--port", "0", "--admin-port", "0", "--admin-host", NO_ADDRESS)).isEqualTo(1);
+        assertOneLine(err()).startsWith("petrel: cannot listen on " + NO_ADDRESS + ":0: ").doesNotContain("127.0.0.1");
+    }
+
+    @Test
+    void anAccessLogThatCannotBeOpenedSaysWhy(@TempDir Path dir) throws Exception {
+        Path inMissingFolder = dir.resolve("missing").resolve("a.log");
+        assertThat(run("serve", "--port", "0", "--access-log", inMissingFolder.toString())).isEqualTo(1);
+        assertOneLine(err()).isEqualTo("petrel: --access-log " + inMissingFolder + ": cannot open it: the folder "
+                + inMissingFolder.getParent() + " does not exist\n");
+
+        err.reset();
+        assertThat(run("serve", "--port", "0", "--access-log", dir.toString())).isEqualTo(1);
+        assertOneLine(err()).startsWith("petrel: --access-log " + dir + ": cannot open it: ").contains("folder");
+    }
+
+    @Test
+    void anOldTlsVersionIsRefusedBeforeTheServerStarts(@TempDir Path dir) {
+        assertThat(run("serve", "--port", "0", "--https-port", "0", "--tls-dir", dir.toString(), "--tls-protocols", "SSLv3")).isEqualTo(2);
+        assertOneLine(err()).isEqualTo("petrel: --tls-protocols takes one or more of TLSv1.3, TLSv1.2, not 'SSLv3'"
+                + " (TLS 1.1 and older are deprecated, RFC 8996) (see 'petrel help')\n");
+    }
+
+    private static org.assertj.core.api.AbstractStringAssert<?> assertOneLine(String text) {
+        assertThat(text.lines().count()).as("lines in %s", text).isEqualTo(1);
+        return assertThat(text).doesNotContain("Exception").doesNotContain("\tat ");
     }
 
     @Test
@@ -115,6 +183,25 @@ class MainTest {
         assertThat(err()).startsWith("petrel: cannot serve AJP: --ajp-port needs the secret the front end sends")
                 .contains("--ajp-no-secret");
         assertThat(err().lines().count()).isEqualTo(1);
+    }
+
+    @Test
+    void theHelpListsEveryCommandOfTheLauncher() throws Exception {
+        // the commands ./petrel runs itself before it hands the rest to Main
+        java.util.regex.Matcher command = java.util.regex.Pattern.compile("\\[ \"\\$\\{1:-}\" = \"([a-z]+)\" ]")
+                .matcher(Files.readString(Path.of("..", "petrel")));
+        List<String> launcher = new java.util.ArrayList<>();
+        while (command.find()) launcher.add(command.group(1));
+        assertThat(launcher).contains("bench", "dist", "jmh");
+
+        assertThat(run("help")).isZero();
+        String help = out.toString(StandardCharsets.UTF_8);
+        for (String name : launcher) {
+            assertThat(help).as("petrel help").containsPattern("(?m)^  " + name + " ");
+            err.reset();
+            assertThat(run(name)).as("petrel %s without the launcher", name).isEqualTo(2);
+            assertThat(err()).startsWith("petrel: ").contains("./petrel " + name);
+        }
     }
 
     @Test

@@ -210,11 +210,21 @@ class ServeOptionsTest {
         assertThat(parse("--https").https().engine()).as("the default, decided by TlsConfig").isNull();
         assertThat(tls.cipherSuites()).containsExactly("TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256");
         assertThat(tls.handshakeTimeout()).isEqualTo(java.time.Duration.ofSeconds(3));
-        assertThatThrownBy(() -> parse("--tls-protocols", "TLSv1.3"))
-                .hasMessage("--tls-protocols, --tls-ciphers, --tls-handshake-timeout, --tls-engine and --tls-ocsp-response need --https");
+        assertThatThrownBy(() -> parse("--tls-protocols", "TLSv1.3")).hasMessage("--tls-protocols needs --https");
+        assertThatThrownBy(() -> parse("--tls-engine", "native")).hasMessage("--tls-engine needs --https");
         assertThat(parse("--https", "--tls-ocsp-response", "ocsp.der").https().ocspResponse()).isEqualTo(java.nio.file.Path.of("ocsp.der"));
         assertThatThrownBy(() -> parse("--https", "--tls-engine", "openssl"))
                 .hasMessage("--tls-engine takes jsse or native, not 'openssl'");
+    }
+
+    @Test
+    void tlsProtocolsAreTls13And12Only() throws UsageException {
+        assertThat(parse("--https", "--tls-protocols", "TLSv1.2,TLSv1.3").https().protocols()).containsExactly("TLSv1.2", "TLSv1.3");
+        for (String protocol : List.of("SSLv3", "TLSv1", "TLSv1.1", "TLSv1.4", "tlsv1.3")) {
+            assertThatThrownBy(() -> parse("--https", "--tls-protocols", "TLSv1.3," + protocol))
+                    .hasMessage("--tls-protocols takes one or more of TLSv1.3, TLSv1.2, not '" + protocol
+                            + "' (TLS 1.1 and older are deprecated, RFC 8996)");
+        }
     }
 
     @Test

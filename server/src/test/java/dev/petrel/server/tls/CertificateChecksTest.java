@@ -8,6 +8,7 @@ import dev.petrel.server.TlsConfig;
 import dev.petrel.server.TlsConfigException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -122,10 +123,14 @@ class CertificateChecksTest {
     }
 
     @Test
-    void protocolTheJdkLacksIsRefused() {
-        TlsConfig config = a.config().toBuilder().protocols("TLSv1.3", "TLSv9").build();
+    void aProtocolOtherThanTls13And12IsRefusedNamingOnlyThose() {
+        // the JDK knows SSLv3 to TLSv1.1 but has them disabled: a server given them would start and fail every handshake
+        for (String protocol : List.of("SSLv3", "TLSv1", "TLSv1.1", "TLSv9")) {
+            TlsConfig config = a.config().toBuilder().protocols("TLSv1.3", protocol).build();
 
-        assertOneLineError(() -> TlsContextFactory.create(config), "TLS: protocol TLSv9 is not supported by this JDK");
+            assertOneLineError(() -> TlsContextFactory.create(config), "TLS: protocol " + protocol
+                    + " is not one Petrel serves: choose from TLSv1.3, TLSv1.2 (TLS 1.1 and older are deprecated, RFC 8996)");
+        }
     }
 
     @Test
