@@ -13,7 +13,7 @@ import org.apache.tomcat.util.net.SSLHostConfigCertificate;
  * Tomcat's {@code <SSLHostConfig>}/{@code <Certificate>} elements as Petrel's {@link TlsConfig}:
  * PEM files ({@code certificateFile}, {@code certificateKeyFile}, {@code certificateChainFile}) and
  * PKCS#12 key stores ({@code certificateKeystoreFile}, {@code certificateKeystorePassword}), for
- * the default host; {@code protocols} as given; client certificates
+ * the default host; {@code protocols} as given, less TLS 1.1 and older (with a warning); client certificates
  * ({@code certificateVerification="required|optional"}) checked against {@code caCertificateFile}
  * (PEM) or {@code truststoreFile}/{@code truststorePassword}, else the JDK's trust store, as Tomcat
  * does. Relative paths are resolved against {@code catalina.base}, as Tomcat does. What Petrel does
@@ -48,6 +48,17 @@ final class SslHostConfigs {
         TlsConfig.Builder tls = TlsConfig.builder();
         List<String> protocols = new ArrayList<>(chosen.getProtocols());
         protocols.removeIf(p -> !p.startsWith("TLSv")); // "SSLv2Hello" and the like
+        List<String> deprecated = protocols.stream().filter(p -> !TlsConfig.SUPPORTED_PROTOCOLS.contains(p)).toList();
+        if (!deprecated.isEmpty()) {
+            // Tomcat's protocols="all" names TLS 1.0 and 1.1 too; Petrel speaks neither (RFC 8996), and says so
+            LOG.warn(connectorName + ": protocols " + deprecated + " are not offered: Petrel speaks " + TlsConfig.SUPPORTED_PROTOCOLS
+                    + " only (TLS 1.1 and older are deprecated, RFC 8996)");
+            protocols.removeAll(deprecated);
+            if (protocols.isEmpty()) {
+                throw new IllegalArgumentException(connectorName + ": protocols=\"" + String.join("+", chosen.getProtocols())
+                        + "\" leaves no protocol Petrel speaks: use TLSv1.2 and TLSv1.3");
+            }
+        }
         if (!protocols.isEmpty()) tls.protocols(protocols.toArray(String[]::new));
         for (SSLHostConfigCertificate certificate : chosen.getCertificates()) {
             add(tls, certificate, connectorName);

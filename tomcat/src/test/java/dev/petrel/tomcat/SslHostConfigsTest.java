@@ -1,0 +1,58 @@
+package dev.petrel.tomcat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.petrel.server.TlsConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SSLHostConfigCertificate;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Tomcat's {@code protocols} as Petrel takes them: TLS 1.1 and older, which Tomcat's
+ * {@code protocols="all"} names, are left out with a warning, and a list of nothing but those
+ * stops the connector with a line that says what to use instead.
+ */
+class SslHostConfigsTest {
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void certificate() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/openssl")), "openssl is missing; install with: apt-get install -y openssl");
+        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+                "-nodes", "-days", "2", "-subj", "/CN=localhost", "-keyout", "key.pem", "-out", "cert.pem")
+                .directory(dir.toFile()).redirectErrorStream(true).start();
+        String output = new String(openssl.getInputStream().readAllBytes());
+        assertThat(openssl.waitFor()).as(output).isZero();
+    }
+
+    private static SSLHostConfig hostWithProtocols(String protocols) {
+        SSLHostConfig host = new SSLHostConfig();
+        host.setProtocols(protocols);
+        SSLHostConfigCertificate certificate = new SSLHostConfigCertificate(host, SSLHostConfigCertificate.Type.UNDEFINED);
+        certificate.setCertificateFile(dir.resolve("cert.pem").toString());
+        certificate.setCertificateKeyFile(dir.resolve("key.pem").toString());
+        host.addCertificate(certificate);
+        return host;
+    }
+
+    @Test
+    void allIsTls13And12() {
+        TlsConfig tls = SslHostConfigs.toTlsConfig(List.of(hostWithProtocols("all")), "https-test", null);
+        assertThat(tls.protocols()).containsExactlyInAnyOrder("TLSv1.3", "TLSv1.2");
+    }
+
+    @Test
+    void onlyDeprecatedVersionsStopTheConnectorWithTheVersionsToUse() {
+        assertThatThrownBy(() -> SslHostConfigs.toTlsConfig(List.of(hostWithProtocols("TLSv1+TLSv1.1")), "https-test", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("https-test").hasMessageContaining("use TLSv1.2 and TLSv1.3");
+    }
+}
