@@ -161,6 +161,79 @@ class AjpFrontEndTest {
         assertThat(spy.seen()).isIn("", "hello", "hellowor");
     }
 
+    /** What goes wrong after the response to a request has begun, for {@link #aRequestThatFailsAfterItsResponseBeganFailsForTheClient}. */
+    enum LateFailure { BODY_TOO_LARGE, HANDLER_THROWS }
+
+    static Stream<Arguments> modulesTransportsAndLateFailures() {
+        return modulesAndTransports().flatMap(args -> Arrays.stream(LateFailure.values())
+                .map(failure -> Arguments.of(args.get()[0], args.get()[1], failure)));
+    }
+
+    /**
+     * A request that fails once its response has begun (its body grows past the limit while the
+     * handler echoes it; the handler throws after it flushed part of its answer) is cut over AJP:
+     * the connection closes without an end-response, all a backend can say. What the client sees
+     * is the front end's doing:
+     * <ul>
+     *   <li>mod_proxy_ajp closes its client's connection without the last chunk: the client sees
+     *       the failure.</li>
+     *   <li>mod_jk logs that part of the response had been sent, and ends its client's response as
+     *       if whole. In mod_jk 1.2 only an error on the client's own connection aborts it
+     *       ({@code JK_CLIENT_ERROR}); no packet from the backend does. Tomcat's AJP connector
+     *       meets the same. README says so; this test holds both, so a change on either side shows.</li>
+     * </ul>
+     */
+    @ParameterizedTest(name = "{0} on {1}: {2}")
+    @MethodSource("modulesTransportsAndLateFailures")
+    void aRequestThatFailsAfterItsResponseBeganFailsForTheClient(AjpModule module, Transport transport, LateFailure failure)
+            throws Exception {
+        var config = TestServers.config().responseBufferSize(1024)
+                .limits(dev.petrel.http.HttpLimits.DEFAULT.withMaxBodySize(64 * 1024)).build();
+        dev.petrel.server.Handler echo = (req, res) -> {
+            try (var in = req.body(); var out = res.body()) {
+                in.transferTo(out);
+            }
+        };
+        dev.petrel.server.Handler failing = (req, res) -> {
+            try (var out = res.body()) {
+                out.write(new byte[32 * 1024]);
+                out.flush();
+                throw new IllegalStateException("the handler failed after its response began");
+            }
+        };
+        server = Server.builder().host("127.0.0.1").port(0).transport(transport.kind()).config(config)
+                .handler(transport.handler(dev.petrel.server.Router.builder().post("/upload", echo).get("/fail", failing).build()))
+                .ajp(0, AjpConfig.withSecret(SECRET)).shutdownGrace(Duration.ofSeconds(1)).start();
+        httpd = ApacheHttpd.builder(module).backend("127.0.0.1", server.ajpAddress().getPort()).secret(SECRET).start();
+
+        try (RawClient client = RawClient.connect(httpd.port())) {
+            if (failure == LateFailure.BODY_TOO_LARGE) {
+                client.send("POST /upload HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n");
+                byte[] piece = new byte[16 * 1024];
+                String size = Integer.toHexString(piece.length) + "\r\n";
+                try {
+                    for (int i = 0; i < 8; i++) { // 128 KiB, twice the limit
+                        client.send(size).send(piece).send("\r\n");
+                    }
+                    client.send("0\r\n\r\n");
+                } catch (IOException e) {
+                    // the front end may close while the upload is still going: its answer says the rest
+                }
+            } else {
+                client.send("GET /fail HTTP/1.1\r\nHost: test\r\n\r\n");
+            }
+            FrontEndAnswer answer = FrontEndAnswer.read(client);
+            if (module == AjpModule.MOD_PROXY_AJP) {
+                assertThat(answer.wholeSuccess()).as("mod_proxy_ajp told its client: " + answer).isFalse();
+            } else {
+                TestServers.awaitCondition("mod_jk's log of the backend cutting a response it had begun", Duration.ofSeconds(5),
+                        () -> httpd.errorLog().contains("Part of the response has already been sent to the client"));
+                assertThat(answer.wholeSuccess()).as("mod_jk ends its client's response as whole: when it no longer does,"
+                        + " README's note on mod_jk is out of date; it told its client " + answer).isTrue();
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @EnumSource(AjpModule.class)
     void reusesItsConnectionsForManyRequests(AjpModule module) throws Exception {

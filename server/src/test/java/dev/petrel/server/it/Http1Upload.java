@@ -1,8 +1,5 @@
 package dev.petrel.server.it;
 
-import dev.petrel.http.ChunkedDecoder;
-import dev.petrel.http.HttpLimits;
-import dev.petrel.http.ParseStatus;
 import dev.petrel.server.Server;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -88,35 +85,10 @@ final class Http1Upload implements Upload {
     }
 
     private Outcome readToItsEnd() throws IOException {
-        String lengthField = head.header("Content-Length");
-        long length = lengthField == null ? -1 : Long.parseLong(lengthField);
-        ChunkedDecoder decoder = "chunked".equalsIgnoreCase(head.header("Transfer-Encoding")) ? new ChunkedDecoder(HttpLimits.DEFAULT) : null;
-        String framing = decoder != null ? "chunked" : length >= 0 ? "of length " + length : "delimited by close";
-        byte[] buffer = new byte[16 * 1024];
-        ByteBuffer pending = ByteBuffer.allocate(64 * 1024).flip();
-        ByteBuffer decoded = ByteBuffer.allocate(64 * 1024);
-        long body = 0;
-        while (true) {
-            int n = client.readSome(buffer);
-            if (n < 0) {
-                String how = (n == RawClient.RESET ? "reset" : "end of stream") + " after " + body + " bytes of a body " + framing;
-                return new Outcome(decoder == null && length < 0 && n != RawClient.RESET, body, how);
-            }
-            if (decoder == null) {
-                body += n;
-                if (length >= 0 && body >= length) return new Outcome(true, body, "the declared length received");
-                continue;
-            }
-            pending.compact().put(buffer, 0, n).flip();
-            ParseStatus status;
-            do {
-                decoded.clear();
-                status = decoder.decode(pending, decoded);
-                body += decoded.position();
-            } while (status == ParseStatus.NEED_MORE && decoded.position() > 0 && pending.hasRemaining());
-            if (status == ParseStatus.COMPLETE) return new Outcome(true, body, "the last chunk received");
-            if (status == ParseStatus.ERROR) return new Outcome(false, body, "a broken chunked body: " + decoder.error());
-        }
+        String length = head.header("Content-Length");
+        BodyEnding ending = BodyEnding.read(client, "chunked".equalsIgnoreCase(head.header("Transfer-Encoding")),
+                length == null ? -1 : Long.parseLong(length), ByteBuffer.allocate(0));
+        return new Outcome(ending.complete(), ending.bodyBytes(), ending.how());
     }
 
     @Override
