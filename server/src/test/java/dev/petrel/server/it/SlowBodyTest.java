@@ -86,6 +86,29 @@ class SlowBodyTest {
         }
     }
 
+    /**
+     * The same over HTTP/2 (h2c): the rate counts the bytes of the DATA frames, not the waits for
+     * them (a wait once counted as one byte, so a fast upload failed the rate after its grace).
+     */
+    @PlainHttpTransportTest
+    void anHttp2BodyThatKeepsUpWithTheRateIsAccepted(Transport kind) throws Exception {
+        BodySpy spy = new BodySpy();
+        ServerConfig config = TestServers.config().from(ServerConfig.DEFAULT
+                .withMinRequestBodyRate(new DataRate(1000, Duration.ofMillis(200)))).build();
+        try (Server server = TestServers.builder(kind, config, Router.builder().post("/upload", spy.handler()).build())
+                .http2(dev.petrel.server.Http2Config.ENABLED.withClearText(true)).start();
+             H2Client client = H2Client.connect(server.address().getPort())) {
+            client.headers(1, false, H2Client.request("POST", "/upload", "content-length", "5000"));
+            for (int i = 0; i < 10; i++) { // 500 bytes every 50 ms: 10,000 bytes/s for half a second
+                client.data(1, Requests.pattern(500).getBytes(java.nio.charset.StandardCharsets.US_ASCII), i == 9);
+                Thread.sleep(50);
+            }
+            H2Client.Response response = client.response(1);
+            assertThat(response.status()).as(response.text()).isEqualTo(200);
+            assertThat(response.text()).isEqualTo(Requests.pattern(500).repeat(10));
+        }
+    }
+
     @TransportTest
     void aBodyLongerInAllThanTheRequestBodyTimeoutGets408(Transport kind) throws Exception {
         BodySpy spy = new BodySpy();
