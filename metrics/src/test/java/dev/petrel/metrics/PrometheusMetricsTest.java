@@ -29,7 +29,14 @@ class PrometheusMetricsTest {
     @BeforeEach
     void start() throws Exception {
         app = Server.builder().port(0).metrics(true)
-                .handler(Router.builder().get("/hello", (request, response) -> response.send("HelloWorld")).build())
+                .handler(Router.builder().get("/hello", (request, response) -> response.send("HelloWorld"))
+                        .get("/cut", (request, response) -> {
+                            try (var out = response.body()) {
+                                out.write(new byte[100]);
+                                out.flush();
+                                throw new IllegalStateException("the handler failed after committing");
+                            }
+                        }).build())
                 .start();
         admin = Server.builder().port(0)
                 .handler(Router.builder().get("/metrics", PrometheusMetrics.of(app).handler()).build())
@@ -47,6 +54,31 @@ class PrometheusMetricsTest {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + path));
         if (accept != null) request.header("Accept", accept);
         return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A response cut after it began counts under its status, and as incomplete. */
+    @Test
+    void aCutResponseIsCountedIncomplete() throws Exception {
+        assertThat(get(app, "/hello", null).statusCode()).isEqualTo(200);
+        String l = "listener=\"" + listener + "\"";
+        assertThat(get(admin, "/metrics", null).body()).contains("petrel_requests_incomplete_total{" + l + "} 0.0");
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", app.address().getPort())) {
+            socket.setSoTimeout(5000);
+            socket.getOutputStream().write("GET /cut HTTP/1.1\r\nHost: test\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            try {
+                socket.getInputStream().readAllBytes(); // to the cut
+            } catch (java.net.SocketException reset) {
+                // the cut: a reset
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        String text;
+        do {
+            text = get(admin, "/metrics", null).body();
+        } while (!text.contains("petrel_requests_incomplete_total{" + l + "} 1.0") && System.nanoTime() < deadline);
+        assertThat(text).contains("# TYPE petrel_requests_incomplete_total counter")
+                .contains("petrel_requests_incomplete_total{" + l + "} 1.0")
+                .contains("petrel_requests_total{" + l + ",method=\"GET\",status=\"2xx\"} 2.0");
     }
 
     @Test

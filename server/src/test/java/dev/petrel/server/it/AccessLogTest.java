@@ -33,6 +33,13 @@ class AccessLogTest {
                 .get("/teapot", (request, response) -> {
                     throw new HttpStatusException(418, "I'm a teapot");
                 })
+                .get("/cut", (request, response) -> {
+                    try (var out = response.body()) {
+                        out.write(new byte[100]);
+                        out.flush(); // committed: the failure that follows can only cut the response
+                        throw new IllegalStateException("the handler failed after committing");
+                    }
+                })
                 .build();
     }
 
@@ -77,6 +84,33 @@ class AccessLogTest {
                 "\"target\":\"/hello\"", "\"protocol\":\"HTTP/1.1\"", "\"scheme\":\"http\"", "\"host\":\"localhost\"",
                 "\"status\":200", "\"bytes\":10", "\"referer\":null", "\"user_agent\":\"evil\\\"agent\\\\x\"")
                 .containsPattern("\"duration_ms\":\\d+\\.\\d{3}").endsWith("}");
+    }
+
+    /**
+     * An exchange whose response was cut keeps the status and bytes its client got, and says it
+     * is incomplete: a last field in the NCSA formats, {@code "complete":false} in JSON.
+     */
+    @PlainHttpTransportTest
+    void anExchangeCutAfterItsResponseBeganIsLoggedIncomplete(Transport transport) throws Exception {
+        for (AccessLog.Format format : AccessLog.Format.values()) {
+            Path file = dir.resolve("cut-" + format + ".log");
+            Server server = start(transport, AccessLog.file(file).format(format));
+            try (RawClient client = RawClient.connect(server)) {
+                client.send(Requests.get("/hello")).read();
+                client.send(Requests.get("/cut")).readHead();
+                client.discardUntilClosed();
+            }
+            server.stop(Duration.ofSeconds(5));
+            List<String> lines = lines(file);
+            assertThat(lines).hasSize(2);
+            if (format == AccessLog.Format.JSON) {
+                assertThat(lines.get(0)).contains("\"status\":200", "\"complete\":true");
+                assertThat(lines.get(1)).contains("\"target\":\"/cut\"", "\"status\":200", "\"bytes\":100", "\"complete\":false");
+            } else {
+                assertThat(lines.get(0)).doesNotContain("incomplete");
+                assertThat(lines.get(1)).contains("\"GET /cut HTTP/1.1\" 200 100").endsWith(" incomplete");
+            }
+        }
     }
 
     @PlainHttpTransportTest
