@@ -65,7 +65,19 @@ public interface Response {
         out.close();
     }
 
-    /** The body as a stream, for bodies produced in pieces. Close it (or return) to finish. */
+    /**
+     * The body as a stream, for bodies produced in pieces. Closing it ends what the handler writes;
+     * the response is complete only once the handler has returned (or its {@link #detach detached}
+     * response has been completed), so that a handler which closes the stream in a
+     * try-with-resources block and then throws fails for its client rather than reaching it as a
+     * whole response. Returning without closing finishes it too.
+     *
+     * <p>A response can never end as complete once the request has failed: when reading the
+     * request body throws (cut short, too large, too slow), or the handler throws, after the
+     * response was committed, the client sees it fail (HTTP/1.1: the connection is reset before
+     * the last chunk or the declared length; HTTP/2: {@code RST_STREAM}; AJP: no end-response).
+     * Before the commit the client gets the failure's own status instead (400, 408, 413, 500).
+     */
     OutputStream body();
 
     /** Whether the head has been sent; after that, status and headers can no longer change. */
