@@ -20,7 +20,6 @@ final class ExchangeInput implements InputBuffer {
     private ByteBuffer replay;
     private int buffered; // bytes read ahead by awaitData(), not yet handed out
     private boolean ended;
-    private boolean waiting; // guarded by this: awaitData() is reading the body on another thread
 
     /** The body of the next request. */
     synchronized void begin(InputStream body) {
@@ -93,17 +92,9 @@ final class ExchangeInput implements InputBuffer {
         synchronized (this) {
             if (replay != null || buffered > 0 || ended || body == null) return;
             stream = body;
-            waiting = true;
         }
         byte[] ahead = new byte[BUFFER_SIZE];
-        int n;
-        try {
-            n = stream.read(ahead, 0, ahead.length);
-        } finally {
-            synchronized (this) {
-                waiting = false;
-            }
-        }
+        int n = stream.read(ahead, 0, ahead.length);
         synchronized (this) {
             if (body != stream) return; // that exchange is over, and its connection was cut
             if (n < 0) {
@@ -113,15 +104,6 @@ final class ExchangeInput implements InputBuffer {
                 buffered = n;
             }
         }
-    }
-
-    /**
-     * Whether {@link #awaitData} is reading the body on another thread right now: an exchange
-     * that ends meanwhile must not be followed by another on its connection, whose bytes that
-     * read would take.
-     */
-    synchronized boolean waiting() {
-        return waiting;
     }
 
     /** Whether the body's end was read. */

@@ -257,13 +257,13 @@ final class PetrelProcessor extends AbstractProcessor {
         if (over) return false;
         over = true;
         Detached d = detached;
-        // A non-blocking reader's wait still reading the body: the response is finished, but the
-        // connection is cut after it rather than drained or reused under that read.
-        boolean cut = !getErrorState().isIoAllowed() || input.waiting();
+        // A non-blocking reader's wait still reading the body (an async timeout came first) does not
+        // fail the response: Petrel finishes it, then ends the connection rather than draining or
+        // reusing it under that read (BodySource.readElsewhere).
+        boolean cut = !getErrorState().isIoAllowed();
         recycleExchange();
         if (d != null) {
-            if (cut) d.fail(new IOException(getErrorState().isIoAllowed() ? "a non-blocking read still waits for the request body"
-                    : "the application abandoned the response"));
+            if (cut) d.fail(new IOException("the application abandoned the response"));
             else d.complete();
         }
         protocol.release(this);

@@ -215,8 +215,13 @@ public final class AjpConnection extends RequestConnection {
         response.begin(Methods.HEAD.equals(head.method()));
         try {
             if (!exchange.run(handler)) return false;
-            boolean reuse = body.settle() && !lifecycle.draining();
+            boolean readElsewhere = body.readElsewhere(); // see Http1Connection: the rest of the input is that read's
+            boolean reuse = !readElsewhere && body.settle() && !lifecycle.draining();
             wire.endResponse(reuse, response.work());
+            if (readElsewhere) {
+                lifecycle.abort();
+                return false;
+            }
             if (!reuse) {
                 lifecycle.closeGracefully();
                 return false;

@@ -24,6 +24,7 @@ public abstract class BodySource extends InputStream implements BodyFailure {
     private final long maxBodySize;
     private final byte[] single = new byte[1];
     private long delivered; // bytes of this body the handler has read
+    private volatile Thread reader; // the thread inside read() now, if any
     private Exception failure; // an IncompleteBodyException or an HttpStatusException, once reading failed
 
     /** A body whose waits for bytes are bounded by {@code waits}, and whose size by {@code maxBodySize}. */
@@ -73,6 +74,7 @@ public abstract class BodySource extends InputStream implements BodyFailure {
         if (len == 0) return 0;
         if (failure instanceof IOException e) throw e; // every read after a failure fails alike
         if (failure != null) throw (RuntimeException) failure;
+        reader = Thread.currentThread();
         try {
             int n = readBody(b, off, len);
             if (n > 0 && (delivered += n) > maxBodySize) {
@@ -85,7 +87,20 @@ public abstract class BodySource extends InputStream implements BodyFailure {
             throw fail(e);
         } catch (IOException e) {
             throw fail(cutShort("the connection failed", e));
+        } finally {
+            reader = null;
         }
+    }
+
+    /**
+     * Whether a thread other than the caller is inside a read of this body now: an application
+     * that finished its response while a reader of its own still waits for the body (a Servlet
+     * non-blocking reader at an async timeout). What the connection receives next is that read's,
+     * so the connection cannot be drained or carry another request.
+     */
+    public final boolean readElsewhere() {
+        Thread inside = reader;
+        return inside != null && inside != Thread.currentThread();
     }
 
     /** Notes {@code e} as this body's failure and returns it, to be thrown. */

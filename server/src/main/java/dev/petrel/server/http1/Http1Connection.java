@@ -279,6 +279,12 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
             LOG.log(System.Logger.Level.DEBUG, () -> "response to " + endpoint.remoteAddress() + " failed: " + e);
             return false;
         }
+        if (body.readElsewhere()) {
+            // the application's own thread still waits in a read of the body: the rest of the input is
+            // that read's, so neither a drain nor a linger may take it; closing ends that read too
+            lifecycle.abort();
+            return false;
+        }
         if (parts.wire.closesConnection()) {
             if (!clientSaidItsLast()) lifecycle.closeGracefully(); // else serve() closes at once
             return false;

@@ -1,8 +1,7 @@
 package dev.petrel.server.it;
 
+import dev.petrel.testkit.HttpBodyEnding;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 /**
  * What a front end (httpd, HAProxy, nginx) answered its client, read raw so that a response cut
@@ -22,36 +21,15 @@ record FrontEndAnswer(int status, boolean complete, String how) {
 
     /** Reads one response from {@code client} to its framing's end, or to the end of the connection. */
     static FrontEndAnswer read(RawClient client) throws IOException {
-        ByteBuffer all = ByteBuffer.allocate(1 << 20);
-        byte[] buffer = new byte[16 * 1024];
-        int headEnd = -1;
-        int n;
-        while (headEnd < 0) {
-            n = client.readSome(buffer);
-            if (n < 0) return new FrontEndAnswer(-1, false, (n == RawClient.RESET ? "a reset" : "the end") + " before a status line");
-            all.put(buffer, 0, Math.min(n, all.remaining()));
-            headEnd = indexOf(all, "\r\n\r\n");
+        RawResponse head;
+        try {
+            head = client.readHead();
+        } catch (IOException e) {
+            return new FrontEndAnswer(-1, false, "no status line: " + e);
         }
-        String head = new String(all.array(), 0, headEnd, StandardCharsets.ISO_8859_1);
-        int status = Integer.parseInt(head.substring(9, 12));
-        String lower = head.toLowerCase(java.util.Locale.ROOT) + "\r\n"; // every field line ends in CRLF, the last too
-        boolean chunked = lower.contains("\r\ntransfer-encoding: chunked");
-        long length = -1;
-        int at = lower.indexOf("\r\ncontent-length:");
-        if (at >= 0) length = Long.parseLong(lower.substring(at + 17, lower.indexOf("\r\n", at + 2)).strip());
-        ByteBuffer body = ByteBuffer.wrap(all.array(), headEnd + 4, all.position() - headEnd - 4);
-        BodyEnding ending = BodyEnding.read(client, chunked, length, body);
-        return new FrontEndAnswer(status, ending.complete(), status + ", " + ending.how());
-    }
-
-    private static int indexOf(ByteBuffer buffer, String text) {
-        byte[] b = buffer.array();
-        byte[] t = text.getBytes(StandardCharsets.ISO_8859_1);
-        outer:
-        for (int i = 0; i + t.length <= buffer.position(); i++) {
-            for (int j = 0; j < t.length; j++) if (b[i + j] != t[j]) continue outer;
-            return i;
-        }
-        return -1;
+        String length = head.header("Content-Length");
+        HttpBodyEnding ending = HttpBodyEnding.read(client.input(), "chunked".equalsIgnoreCase(head.header("Transfer-Encoding")),
+                length == null ? -1 : Long.parseLong(length));
+        return new FrontEndAnswer(head.status(), ending.complete(), head.status() + ", " + ending.how());
     }
 }

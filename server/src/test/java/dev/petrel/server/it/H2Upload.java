@@ -97,13 +97,7 @@ final class H2Upload implements Upload {
                 }
             }
         } finally {
-            if (trickle != null) {
-                try {
-                    trickle.stop();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
+            if (trickle != null) trickle.stop();
         }
         return new Outcome(complete, bodyBytes, String.join(", ", seen) + " after " + bodyBytes + " bytes of body");
     }

@@ -1,8 +1,8 @@
 package dev.petrel.server.it;
 
 import dev.petrel.server.Server;
+import dev.petrel.testkit.HttpBodyEnding;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
@@ -74,20 +74,14 @@ final class Http1Upload implements Upload {
         try {
             return readToItsEnd();
         } finally {
-            if (trickle != null) {
-                try {
-                    trickle.stop();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
+            if (trickle != null) trickle.stop();
         }
     }
 
     private Outcome readToItsEnd() throws IOException {
         String length = head.header("Content-Length");
-        BodyEnding ending = BodyEnding.read(client, "chunked".equalsIgnoreCase(head.header("Transfer-Encoding")),
-                length == null ? -1 : Long.parseLong(length), ByteBuffer.allocate(0));
+        HttpBodyEnding ending = HttpBodyEnding.read(client.input(), "chunked".equalsIgnoreCase(head.header("Transfer-Encoding")),
+                length == null ? -1 : Long.parseLong(length));
         return new Outcome(ending.complete(), ending.bodyBytes(), ending.how());
     }
 

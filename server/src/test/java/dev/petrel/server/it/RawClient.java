@@ -252,6 +252,11 @@ final class RawClient implements AutoCloseable {
         return in.readAllBytes();
     }
 
+    /** What the server sends, read raw: after {@link #readHead()}, the body. */
+    InputStream input() {
+        return in;
+    }
+
     /** A reset of the connection by the server (or, over TLS, an alert): the end of what it sends, as a failure. */
     static final int RESET = -2;
 

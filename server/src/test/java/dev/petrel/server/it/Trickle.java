@@ -36,9 +36,13 @@ final class Trickle {
     }
 
     /** Stops sending and waits (briefly) for the thread to end. */
-    void stop() throws InterruptedException {
+    void stop() {
         stopped = true;
         thread.interrupt();
-        thread.join(Duration.ofSeconds(2));
+        try {
+            thread.join(Duration.ofSeconds(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
