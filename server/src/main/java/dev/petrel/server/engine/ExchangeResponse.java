@@ -27,6 +27,8 @@ import java.util.Objects;
  *   <li>A response committed before the request body failed can never end as complete: the client
  *       would take a response made from part of its body for a whole one. {@link #finish()} throws
  *       instead, and the exchange cuts the response (no last chunk, a short length, a reset stream).</li>
+ *   <li>Nor can one whose write failed (the client gone, the stream reset), even when the handler
+ *       caught the exception and returned as if all was well.</li>
  *   <li>Closing the body stream ends what the handler writes, not the response: the response is
  *       complete only when the exchange {@linkplain #finish() finishes} it, after the handler has
  *       returned (or its detached response was completed). A handler that closes its stream in a
@@ -54,6 +56,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private State state = State.OPEN;
     private boolean bodyClosed; // the handler closed the body stream: no more bytes; the end waits for the exchange
     private boolean committedOnFailure; // committed after the request body had failed: an error answer of the handler's own
+    private boolean writeFailed; // a write to the client failed: what left is all that ever will
     private boolean headRequest;
     private int status;
     private long declaredLength;
@@ -87,6 +90,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
         state = State.OPEN;
         bodyClosed = false;
         committedOnFailure = false;
+        writeFailed = false;
         status = 200;
         declaredLength = -1;
         buffered = 0;
@@ -148,6 +152,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
      *         body failed after the head had left, or when the write failed
      */
     public void finish() throws IOException {
+        if (writeFailed && state != State.COMPLETE) throw new IOException("a write of the response failed; it cannot end as complete");
         switch (state) {
             case OPEN -> {
                 if (declaredLength < 0) declaredLength = written;
@@ -165,8 +170,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
                 if (declaredLength >= 0 && written != declaredLength && sendsBody()) {
                     throw new IOException("Content-Length " + declaredLength + " declared, " + written + " bytes written");
                 }
-                state = State.COMPLETE;
-                wire.end(this);
+                end();
             }
             case COMPLETE -> { }
         }
@@ -212,9 +216,39 @@ public final class ExchangeResponse implements Response, ResponseHead {
 
     private void commit(int length, boolean complete) throws IOException {
         checkRequestBody();
-        wire.commit(this, work(), length, complete);
+        try {
+            wire.commit(this, work(), length, complete);
+        } catch (IOException e) {
+            throw writeFailed(e);
+        }
         buffered = 0;
         state = complete ? State.COMPLETE : State.COMMITTED;
+    }
+
+    /** Body bytes after the commit, through the wire. */
+    private void body(byte[] b, int off, int len) throws IOException {
+        try {
+            wire.body(b, off, len, work);
+        } catch (IOException e) {
+            throw writeFailed(e);
+        }
+    }
+
+    /** The end of a streamed body, through the wire: the response is complete. */
+    private void end() throws IOException {
+        state = State.COMPLETE;
+        try {
+            wire.end(this);
+        } catch (IOException e) {
+            state = State.COMMITTED; // its end never left
+            throw writeFailed(e);
+        }
+    }
+
+    /** Notes that a write failed, so that the response can never end as complete; returns {@code e}, to be thrown. */
+    private IOException writeFailed(IOException e) {
+        writeFailed = true;
+        return e;
     }
 
     private void checkOpen() {
@@ -338,9 +372,8 @@ public final class ExchangeResponse implements Response, ResponseHead {
             commit(body.length, true);
         } else {
             commit(0, false); // the length is declared: the wire streams the caller's array as it is
-            wire.body(body, 0, body.length, work);
-            state = State.COMPLETE;
-            wire.end(this);
+            body(body, 0, body.length);
+            end();
         }
     }
 
@@ -365,10 +398,15 @@ public final class ExchangeResponse implements Response, ResponseHead {
         }
         if (buffered == 0 && count > bufferSize) {
             commit(0, false);
-            if (wire.bodyFromFile(file, position, count)) {
+            boolean sent;
+            try {
+                sent = wire.bodyFromFile(file, position, count);
+            } catch (IOException e) {
+                throw writeFailed(e);
+            }
+            if (sent) {
                 written = count;
-                state = State.COMPLETE;
-                wire.end(this);
+                end();
                 return;
             }
         }
@@ -484,7 +522,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
                 }
                 commit(buffered, false);
             }
-            wire.body(b, off, len, work);
+            body(b, off, len);
         }
 
         /** Sends what is buffered and asks the protocol to pass it on now. */
@@ -492,7 +530,13 @@ public final class ExchangeResponse implements Response, ResponseHead {
         public void flush() throws IOException {
             if (bodyClosed) return;
             if (state == State.OPEN && sendsBody()) commit(buffered, false);
-            if (state == State.COMMITTED) wire.flush();
+            if (state == State.COMMITTED) {
+                try {
+                    wire.flush();
+                } catch (IOException e) {
+                    throw writeFailed(e);
+                }
+            }
         }
 
         /**
