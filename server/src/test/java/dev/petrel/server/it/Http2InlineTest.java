@@ -32,14 +32,23 @@ class Http2InlineTest {
         byte[] big = new byte[BIG];
         Arrays.fill(big, (byte) 'b');
         Router router = Router.builder()
-                .get("/thread", Handler.nonBlocking((req, res) -> res.send(Thread.currentThread().toString())))
-                .get("/blocking-thread", (req, res) -> res.send(Thread.currentThread().toString()))
+                .get("/thread", Handler.nonBlocking((req, res) -> res.send(thread())))
+                .get("/blocking-thread", (req, res) -> res.send(thread()))
                 .get("/big", Handler.nonBlocking((req, res) -> res.send(big)))
                 .get("/detach", Handler.nonBlocking((req, res) -> res.detach(Duration.ofSeconds(1))))
                 .build();
         return TestServers.builder(kind, TestServers.config().writeTimeout(writeTimeout).build(), router)
                 .http2(Http2Config.ENABLED.withClearText(true))
                 .start();
+    }
+
+    /**
+     * The thread a handler runs on, by its identity: a virtual thread's {@code toString()} names
+     * the carrier it runs on at that moment too, which may change between two requests.
+     */
+    private static String thread() {
+        Thread current = Thread.currentThread();
+        return (current.isVirtual() ? "VirtualThread #" : "Thread #") + current.threadId() + " " + current.getName();
     }
 
     /** Ten requests for a non-blocking route, sent together, are answered on one thread: the reader's. */
