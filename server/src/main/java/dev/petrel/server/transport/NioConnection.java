@@ -94,7 +94,10 @@ final class NioConnection {
             }
             return;
         }
-        if (key.isValid()) key.interestOps(0); // the worker reads; readiness must not wake the loop meanwhile
+        // The read interest stays as it is: the worker reads, and should the client send more meanwhile (a
+        // pipelined request, body bytes the handler has not asked for yet), the first readiness clears it
+        // (NioEndpoint.onReady). Clearing it here and setting it again for the next request cost two
+        // epoll_ctl calls per request.
         try {
             workers.execute(serveOnWorker);
         } catch (RuntimeException | OutOfMemoryError e) {
