@@ -27,14 +27,15 @@ final class Headline {
     /** The heading of the headline's section; {@code ReadmeFigures} finds the table by it. */
     static final String HEADING = "Headline";
     static final String EXPLANATION = "Per scenario and variant (for a ramp or a ladder, its last level), the median "
-            + "of the best Petrel server against the best peer's, in the scenario's primary metric. × best peer above 1 "
+            + "of the best Petrel server against the best peer's, in the scenario's primary metric (a variant kept only to reproduce a seed's client-bound figure is left out). × best peer above 1 "
             + "means Petrel's best did better: Petrel/peer where higher is better, peer/Petrel where lower is.";
 
     private Headline() {}
 
     /** Whether the run has anything to put in the headline: a scenario with its primary metric measured. */
     static boolean hasRows(Aggregation aggregation) {
-        return aggregation.scenarios().stream().anyMatch(s -> s.primary() != null);
+        return aggregation.scenarios().stream().anyMatch(s -> s.primary() != null
+                && s.variants().stream().anyMatch(v -> !s.info().asides().contains(v)));
     }
 
     /** The headline table of {@code aggregation}. */
@@ -46,7 +47,10 @@ final class Headline {
         for (ScenarioResult scenario : aggregation.scenarios()) {
             MetricInfo primary = scenario.primary();
             if (primary == null) continue;
-            List<VariantResult> variants = scenario.variantResults();
+            // a variant kept for a seed's sake (a client-bound figure) is no verdict on the servers
+            List<VariantResult> variants = scenario.variantResults().stream()
+                    .filter(v -> !scenario.info().asides().contains(v.name())).toList();
+            if (variants.isEmpty()) continue;
             if (scenario.info().layout() == Layout.VARIANTS_BY_SERVER) variants = List.of(variants.getLast());
             for (VariantResult variant : variants) rows.add(row(scenario, variant, primary));
         }
