@@ -119,6 +119,8 @@ public final class Lab {
                         options.passesFor(s.info().name()) * Applicability.applicable(s, servers).size(), s.stepEstimate()))
                 .toList();
         Progress progress = new Progress(err, err == System.err && Progress.stderrIsTerminal(), System::nanoTime, plans);
+        // servers that said they cannot run on this machine (io_uring refused), with their reason: started no more
+        Map<String, String> unavailableServers = new HashMap<>();
         int notRun = 0;
         try {
             for (Scenario scenario : scenarios) {
@@ -131,7 +133,7 @@ public final class Lab {
                 }
                 progress.scenario(scenario.info().name());
                 runScenario(scenario, servers, options, scenario.https() ? tls : null, cpus, sameCpuOnly, dir, results,
-                        progress);
+                        progress, unavailableServers);
                 progress.scenarioDone();
                 scenario.derive(results);
             }
@@ -153,8 +155,8 @@ public final class Lab {
     }
 
     private static void runScenario(Scenario scenario, List<ServerSpec> servers, LabOptions options, LabCertificate tls,
-                                    int cpus, boolean sameCpuOnly, Path dir, RunResults results, Progress progress)
-            throws InterruptedException {
+                                    int cpus, boolean sameCpuOnly, Path dir, RunResults results, Progress progress,
+                                    Map<String, String> unavailableServers) throws InterruptedException {
         String name = scenario.info().name();
         int passes = options.passesFor(name);
         markNotApplicable(scenario, servers, results);
@@ -166,6 +168,10 @@ public final class Lab {
             for (int i = 0; i < order.size(); i++) {
                 ServerSpec spec = order.get(i);
                 progress.step(pass, passes, spec.name(), i + 1, order.size());
+                if (unavailableServers.containsKey(spec.name())) {
+                    markUnavailable(scenario, spec, unavailableServers.get(spec.name()), results);
+                    continue;
+                }
                 Path log = dir.resolve("logs").resolve(spec.name() + ".log");
                 Path folder = dir.resolve("servers").resolve(spec.name());
                 try (RunningServer server = RunningServer.start(spec, PORT, tls, scenario.ajp(), scenario.http2(), cpu.serverCpu(), log, folder,
@@ -173,6 +179,10 @@ public final class Lab {
                     captureSample(results, spec, server);
                     scenario.measure(new Measurement(name, server, PORT, tls, pass, cpu.serverCpu(), cpu.clientCpu(), options.quick(),
                             dir.resolve("raw"), results, progress));
+                } catch (ServerUnavailableException e) {
+                    unavailableServers.put(spec.name(), e.reason());
+                    markUnavailable(scenario, spec, e.reason(), results);
+                    progress.note("not applicable here: " + e.getMessage());
                 } catch (IOException e) {
                     String line = name + " / " + spec.name() + " / pass " + pass + ": " + e.getMessage();
                     results.problem(line);
@@ -200,6 +210,18 @@ public final class Lab {
                     String reason = Applicability.reason(scenario, spec, variant);
                     if (reason != null) results.notApplicable(new NotApplicable(section.name(), variant, spec.name(), reason));
                 }
+            }
+        }
+    }
+
+    /**
+     * Every cell of {@code spec} in each section of {@code scenario} marked not applicable: the
+     * server cannot run on this machine, which says nothing of the server.
+     */
+    static void markUnavailable(Scenario scenario, ServerSpec spec, String reason, RunResults results) {
+        for (ScenarioInfo section : scenario.sections()) {
+            for (String variant : section.variants()) {
+                results.notApplicable(new NotApplicable(section.name(), variant, spec.name(), "cannot run here: " + reason));
             }
         }
     }
