@@ -1,7 +1,7 @@
 package dev.petrel.bench.lab;
 
 import java.io.ByteArrayOutputStream;
-import dev.petrel.bench.servers.Hello;
+import dev.petrel.bench.servers.LabUnavailable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -76,7 +76,7 @@ final class RunningServer implements AutoCloseable {
         while (true) {
             if (!process.isAlive()) {
                 ProcessRegistry.remove(process);
-                if (process.exitValue() == Hello.UNAVAILABLE_EXIT) {
+                if (process.exitValue() == LabUnavailable.EXIT) {
                     String reason = unavailableReason(log);
                     if (reason != null) throw new ServerUnavailableException(spec.name(), reason);
                 }
@@ -97,14 +97,14 @@ final class RunningServer implements AutoCloseable {
     }
 
     /**
-     * The reason a server gave for {@link Hello#UNAVAILABLE_EXIT}: the last line of its log that
-     * starts with {@link Hello#UNAVAILABLE}, or {@code null} when there is none (another program
+     * The reason a server gave for {@link LabUnavailable#EXIT}: the last line of its log that
+     * starts with {@link LabUnavailable#PREFIX}, or {@code null} when there is none (another program
      * that happened to exit with the same status).
      */
     static String unavailableReason(Path log) throws IOException {
         String reason = null;
         for (String line : Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8)) {
-            if (line.startsWith(Hello.UNAVAILABLE)) reason = line.substring(Hello.UNAVAILABLE.length()).strip();
+            if (line.startsWith(LabUnavailable.PREFIX)) reason = line.substring(LabUnavailable.PREFIX.length()).strip();
         }
         return reason == null || reason.isEmpty() ? null : reason;
     }

@@ -79,19 +79,10 @@ final class Hello {
         return mode;
     }
 
-    /**
-     * The exit status of a server that cannot run on this machine at all (a kernel that refuses
-     * io_uring): the lab reads it, with the line {@link #UNAVAILABLE} printed before it, as "not
-     * applicable here" rather than as a failure.
-     */
-    public static final int UNAVAILABLE_EXIT = 3;
-    /** What starts the one line that says why, before {@link #UNAVAILABLE_EXIT}. */
-    public static final String UNAVAILABLE = "unavailable here: ";
-
-    /** Says in one line why this server cannot run on this machine, and exits with {@link #UNAVAILABLE_EXIT}. */
+    /** Says in one line why this server cannot run on this machine, and exits ({@link LabUnavailable}). */
     static void unavailable(String reason) {
-        System.err.println(UNAVAILABLE + reason);
-        System.exit(UNAVAILABLE_EXIT);
+        System.err.println(LabUnavailable.PREFIX + reason);
+        System.exit(LabUnavailable.EXIT);
     }
 
     private static void usage(String usage) {

@@ -61,7 +61,7 @@ import io.netty.handler.ssl.SslProvider;
  * and {@code io_uring} (native transports) and {@code nio}. One event-loop group with its default
  * size; Netty adds no Date header. io_uring is checked first ({@link IoUring#isAvailable()}): where
  * the kernel or a seccomp filter refuses it, the server says why in one line and exits with
- * {@link Hello#UNAVAILABLE_EXIT}, which the lab reports as not applicable on this machine.
+ * {@link LabUnavailable#EXIT}, which the lab reports as not applicable on this machine.
  *
  * <p>HTTPS, when the lab asks for it, is a second channel on the same event loops with an
  * {@code SslHandler} first in the pipeline, from {@link SslContextBuilder#forServer} with the lab's
