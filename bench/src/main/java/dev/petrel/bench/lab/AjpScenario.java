@@ -143,11 +143,11 @@ final class AjpScenario implements Scenario {
                         + (MAX_REQUEST_WORKERS / THREADS_PER_CHILD) + " children started up front and kept (the test "
                         + "kit's fixed pool), keep-alive at httpd's defaults (100 requests a connection, 5 s); the notes "
                         + "quote the generated configuration. A fresh httpd in its own folder per cell; the backend stays up across its "
-                        + "cells, as the seed's Tomcat did. httpd and the backend on CPU 0, the load on CPU 1 (httpd is "
+                        + "cells, as the seed's Tomcat did. httpd and the backend on one CPU, the load on the other, the two swapped every other pass (httpd is "
                         + "pinned after it starts: its main process, whose later children inherit the CPU, then each "
                         + "child; checked in `/proc/PID/status` at the end of the window). Per cell: `GET /` through "
                         + "httpd checked to answer HelloWorld, `wrk -t1 -c10 -d" + warmup().toSeconds() + "s` through "
-                        + "httpd to warm up, then the lab's open-loop generator (its own JVM on CPU 1): " + RATE
+                        + "httpd to warm up, then the lab's open-loop generator (its own JVM on the load's CPU): " + RATE
                         + " requests/s of `GET /` for " + window + " over " + CONNECTIONS + " keep-alive connections, "
                         + "request i sent at start + i/" + RATE + " s whatever became of the others, latency measured "
                         + "from that intended time (so a stall is not hidden). CPU is % of one core from "
@@ -187,7 +187,7 @@ final class AjpScenario implements Scenario {
                 "`wrk -t1 -c N -d" + levelDuration().toSeconds() + "s --timeout 10s` against `GET /` through httpd for N "
                         + "in " + levels + ", in that order, " + levelPause().toMillis() + " ms apart, after a warm-up "
                         + "of `wrk -t1 -c10 -d" + ladderWarmup().toSeconds() + "s`; a fresh httpd per backend and module with "
-                        + "the settings above, httpd and backend on CPU 0, wrk on CPU 1. The seed's JMeter users become "
+                        + "the settings above, httpd and backend on one CPU, wrk on the other, swapped every other pass. The seed's JMeter users become "
                         + "wrk's connections. Per level: requests/s, responses that were not 2xx or 3xx, and socket "
                         + "errors (connect, read, write and timeout added up; by kind in the notes when there are any). "
                         + "The highest rates without errors and overall are in the section above.",

@@ -15,7 +15,7 @@ import java.util.Map;
 final class EnvironmentProbe {
     private EnvironmentProbe() {}
 
-    static Environment probe(LabPaths paths, LabOptions options, int serverCpu, int clientCpu, List<String> args) {
+    static Environment probe(LabPaths paths, LabOptions options, CpuAssignment first, boolean cpusAlternate, List<String> args) {
         Map<String, String> tools = new LinkedHashMap<>();
         tools.put("ab", Commands.firstLine(List.of("ab", "-V")));
         tools.put("wrk", Commands.firstLine(List.of("wrk", "-v")));
@@ -32,11 +32,12 @@ final class EnvironmentProbe {
                 Commands.firstLine(List.of("uname", "-r")),
                 cpuModel(),
                 Runtime.getRuntime().availableProcessors(),
-                serverCpu,
-                clientCpu,
+                first.serverCpu(),
+                first.clientCpu(),
                 tools,
                 "./petrel bench " + String.join(" ", args),
-                options.quick());
+                options.quick(),
+                cpusAlternate);
     }
 
     private static String cpuModel() {

@@ -90,8 +90,8 @@ final class H2Scenario implements Scenario {
     @Override
     public ScenarioInfo info() {
         return new ScenarioInfo(NAME, null, "HTTP/2: server CPU per request with many streams in flight, h2c and h2",
-                "`h2load -t1 -c C -m M -n " + requests() + "` against `GET /` (HelloWorld, 10 bytes), server on CPU 0, "
-                        + "h2load on CPU 1. *" + H2C_100X10.name() + "*: 100 connections with 10 streams in flight each, "
+                "`h2load -t1 -c C -m M -n " + requests() + "` against `GET /` (HelloWorld, 10 bytes), server on one CPU, "
+                        + "h2load on the other (swapped every other pass). *" + H2C_100X10.name() + "*: 100 connections with 10 streams in flight each, "
                         + "cleartext with prior knowledge (`http://`: h2load opens with the connection preface); *"
                         + H2_100X10.name() + "*: the same over TLS on the HTTPS port, `h2` chosen by ALPN, the lab's "
                         + "certificate; *" + H2C_1X100.name() + "*: one connection with 100 streams in flight. Each "

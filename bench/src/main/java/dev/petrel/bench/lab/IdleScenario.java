@@ -119,7 +119,7 @@ final class IdleScenario implements Scenario {
         String settle = settle().toMillis() % 1000 == 0 ? settle().toSeconds() + " s" : settle().toMillis() + " ms";
         return new ScenarioInfo(name(), null, tls ? "Memory held by idle keep-alive connections over TLS"
                         : "Memory held by idle keep-alive connections",
-                "Server on CPU 0" + (tls ? ", serving HTTPS with the lab certificate on the port after its HTTP "
+                "Server pinned to one CPU (CPU 0 in odd passes, CPU 1 in even ones)" + (tls ? ", serving HTTPS with the lab certificate on the port after its HTTP "
                         + "port; every connection below is over TLS, the client's JDK engine doing a full handshake or "
                         + "resuming a session where the server offers it" : "") + ". Warm-up: " + warmupConnections() + " keep-alive connections, " + warmupRounds()
                         + " requests each, closed; then " + settle + " of rest. *Before*: for a JVM, `jcmd PID GC.run` "

@@ -25,8 +25,9 @@ import java.util.TreeSet;
  *
  * <p>Method: each server in turn is started pinned to one CPU, waited for until it answers, warmed
  * up, measured with a real load tool pinned to the other CPU, and stopped by its PID. Passes repeat
- * in alternating server order, so that drift in the machine does not always favour the same server;
- * the report gives medians with min and max. Only 127.0.0.1 is used and every tool run is bounded.
+ * in alternating server order, so that drift in the machine does not always favour the same server,
+ * and with the two CPUs swapped ({@link CpuAssignment}); the report gives medians with min and max,
+ * and each assignment's median. Only 127.0.0.1 is used and every tool run is bounded.
  */
 public final class Lab {
     /**
@@ -81,10 +82,10 @@ public final class Lab {
             throws LabException, IOException, InterruptedException {
         List<ServerSpec> selected = select(ServerCatalog.all(paths, options.before()), options);
         int cpus = Runtime.getRuntime().availableProcessors();
-        int serverCpu = 0;
-        int clientCpu = cpus > 1 && !options.sameCpuOnly() ? 1 : 0;
         boolean sameCpuOnly = options.sameCpuOnly() || cpus < 2;
-        RunResults results = new RunResults(EnvironmentProbe.probe(paths, options, serverCpu, clientCpu, args));
+        CpuAssignment first = CpuAssignment.forPass(1, cpus, sameCpuOnly);
+        boolean cpusAlternate = !sameCpuOnly;
+        RunResults results = new RunResults(EnvironmentProbe.probe(paths, options, first, cpusAlternate, args));
         List<Scenario> scenarios = new ArrayList<>();
         for (String name : options.scenarios()) scenarios.add(scenario(name, options.quick(), sameCpuOnly, paths));
         scenarios.forEach(s -> s.sections().forEach(results::scenario));
@@ -100,6 +101,13 @@ public final class Lab {
         err.println("petrel bench: " + String.join(", ", options.scenarios()) + " on " + servers.size() + " servers, "
                 + (options.passes() > 0 ? options.passes() + " pass(es)" : "3 passes (ramp: 1)") + (options.quick() ? " (quick)" : "")
                 + "; results in " + paths.home().relativize(dir));
+        for (Scenario scenario : scenarios) {
+            String name = scenario.info().name();
+            if (cpusAlternate && !CpuAssignment.alternates(options.passesFor(name), cpus, sameCpuOnly)) {
+                err.println("petrel bench: warning: " + name + " runs " + options.passesFor(name) + " pass: the server on CPU "
+                        + first.serverCpu() + " only; the other assignment can move figures by up to 1.4x (--passes 2 or more)");
+            }
+        }
         // asked once each, before anything runs: the plan leaves out what cannot run
         Map<Scenario, String> unavailable = new HashMap<>();
         for (Scenario scenario : scenarios) {
@@ -111,6 +119,8 @@ public final class Lab {
                         options.passesFor(s.info().name()) * Applicability.applicable(s, servers).size(), s.stepEstimate()))
                 .toList();
         Progress progress = new Progress(err, err == System.err && Progress.stderrIsTerminal(), System::nanoTime, plans);
+        // servers that said they cannot run on this machine (io_uring refused), with their reason: started no more
+        Map<String, String> unavailableServers = new HashMap<>();
         int notRun = 0;
         try {
             for (Scenario scenario : scenarios) {
@@ -122,8 +132,8 @@ public final class Lab {
                     continue;
                 }
                 progress.scenario(scenario.info().name());
-                runScenario(scenario, servers, options, scenario.https() ? tls : null, serverCpu, clientCpu, dir, results,
-                        progress);
+                runScenario(scenario, servers, options, scenario.https() ? tls : null, cpus, sameCpuOnly, dir, results,
+                        progress, unavailableServers);
                 progress.scenarioDone();
                 scenario.derive(results);
             }
@@ -145,25 +155,34 @@ public final class Lab {
     }
 
     private static void runScenario(Scenario scenario, List<ServerSpec> servers, LabOptions options, LabCertificate tls,
-                                    int serverCpu, int clientCpu, Path dir, RunResults results, Progress progress)
-            throws InterruptedException {
+                                    int cpus, boolean sameCpuOnly, Path dir, RunResults results, Progress progress,
+                                    Map<String, String> unavailableServers) throws InterruptedException {
         String name = scenario.info().name();
         int passes = options.passesFor(name);
         markNotApplicable(scenario, servers, results);
         List<ServerSpec> applicable = Applicability.applicable(scenario, servers);
         for (int pass = 1; pass <= passes; pass++) {
+            CpuAssignment cpu = CpuAssignment.forPass(pass, cpus, sameCpuOnly);
             List<ServerSpec> order = new ArrayList<>(applicable);
             if (pass % 2 == 0) Collections.reverse(order);
             for (int i = 0; i < order.size(); i++) {
                 ServerSpec spec = order.get(i);
                 progress.step(pass, passes, spec.name(), i + 1, order.size());
+                if (unavailableServers.containsKey(spec.name())) {
+                    markUnavailable(scenario, spec, unavailableServers.get(spec.name()), results);
+                    continue;
+                }
                 Path log = dir.resolve("logs").resolve(spec.name() + ".log");
                 Path folder = dir.resolve("servers").resolve(spec.name());
-                try (RunningServer server = RunningServer.start(spec, PORT, tls, scenario.ajp(), scenario.http2(), serverCpu, log, folder,
+                try (RunningServer server = RunningServer.start(spec, PORT, tls, scenario.ajp(), scenario.http2(), cpu.serverCpu(), log, folder,
                         Duration.ofSeconds(60))) {
                     captureSample(results, spec, server);
-                    scenario.measure(new Measurement(name, server, PORT, tls, pass, serverCpu, clientCpu, options.quick(),
+                    scenario.measure(new Measurement(name, server, PORT, tls, pass, cpu.serverCpu(), cpu.clientCpu(), options.quick(),
                             dir.resolve("raw"), results, progress));
+                } catch (ServerUnavailableException e) {
+                    unavailableServers.put(spec.name(), e.reason());
+                    markUnavailable(scenario, spec, e.reason(), results);
+                    progress.note("not applicable here: " + e.getMessage());
                 } catch (IOException e) {
                     String line = name + " / " + spec.name() + " / pass " + pass + ": " + e.getMessage();
                     results.problem(line);
@@ -191,6 +210,18 @@ public final class Lab {
                     String reason = Applicability.reason(scenario, spec, variant);
                     if (reason != null) results.notApplicable(new NotApplicable(section.name(), variant, spec.name(), reason));
                 }
+            }
+        }
+    }
+
+    /**
+     * Every cell of {@code spec} in each section of {@code scenario} marked not applicable: the
+     * server cannot run on this machine, which says nothing of the server.
+     */
+    static void markUnavailable(Scenario scenario, ServerSpec spec, String reason, RunResults results) {
+        for (ScenarioInfo section : scenario.sections()) {
+            for (String variant : section.variants()) {
+                results.notApplicable(new NotApplicable(section.name(), variant, spec.name(), "cannot run here: " + reason));
             }
         }
     }

@@ -37,8 +37,8 @@ final class LatencyScenario implements Scenario {
     public ScenarioInfo info() {
         return new ScenarioInfo("latency", "004", "Per-request latency over one keep-alive connection",
                 "`ab -k -c1 -n " + requests() + "` against `GET /` (HelloWorld) after a warm-up of "
-                        + warmup() + " requests. *" + CROSS_CPU + "*: server on CPU 0, ab on CPU 1. *" + SAME_CPU
-                        + "*: both on CPU 0. Round trip = 10^6 / requests per second. Overhead = a server's round "
+                        + warmup() + " requests. *" + CROSS_CPU + "*: server on one CPU, ab on the other, swapped every other pass (odd passes: server on CPU 0). *"
+                        + SAME_CPU + "*: both on the server's CPU of that pass. Round trip = 10^6 / requests per second. Overhead = a server's round "
                         + "trip minus the baseline's in the same pass: what the server itself spends per request.",
                 List.of(new MetricInfo("mean_us", "round trip", "µs", false),
                         new MetricInfo("overhead_us", "overhead over baseline", "µs", false),
@@ -106,7 +106,8 @@ final class LatencyScenario implements Scenario {
         for (Sample s : rounds) {
             Double value = floor.get(s.variant() + "#" + s.pass());
             if (value != null) {
-                results.add(new Sample(s.scenario(), s.variant(), s.server(), s.pass(), "overhead_us", s.value() - value));
+                results.add(new Sample(s.scenario(), s.variant(), s.server(), s.pass(), "overhead_us", s.value() - value,
+                        s.serverCpu()));
             }
         }
     }

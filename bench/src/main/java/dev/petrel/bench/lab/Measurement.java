@@ -47,7 +47,7 @@ record Measurement(String scenario, RunningServer server, int port, LabCertifica
     }
 
     void record(String variant, String metric, double value) {
-        results.add(new Sample(scenario, variant, serverName(), pass, metric, value));
+        results.add(new Sample(scenario, variant, serverName(), pass, metric, value, serverCpu));
     }
 
     /** Marks this server's cell of {@code variant} as having no figure by design, with the reason. */

@@ -98,7 +98,7 @@ final class RampScenario implements Scenario {
                         + " requests each" + (application ? ", Spring Boot on Tomcat" : ""),
                 "`h2load --h1 -t1 -c N -n " + requestsPerUser() + "N -r N/" + rampSeconds() + " --rate-period 1s -N 20s` "
                         + "against `GET /` of " + target + " for N in " + levels() + ", in that order, the same server process throughout "
-                        + "(server on CPU 0, h2load on CPU 1), 2 s apart. JMeter's thread group of N users with a "
+                        + "(server on one CPU, h2load on the other, swapped every other pass), 2 s apart. JMeter's thread group of N users with a "
                         + rampSeconds() + " s ramp-up and " + requestsPerUser() + " loops maps to N h2load clients opened "
                         + "N/" + rampSeconds() + " a second, each sending its requests one after another on one keep-alive "
                         + "connection. TPS = successful requests / run time; error % = requests that did not succeed / all.",

@@ -1,6 +1,7 @@
 package dev.petrel.bench.lab;
 
 import java.io.ByteArrayOutputStream;
+import dev.petrel.bench.servers.LabUnavailable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -75,6 +76,10 @@ final class RunningServer implements AutoCloseable {
         while (true) {
             if (!process.isAlive()) {
                 ProcessRegistry.remove(process);
+                if (process.exitValue() == LabUnavailable.EXIT) {
+                    String reason = unavailableReason(log);
+                    if (reason != null) throw new ServerUnavailableException(spec.name(), reason);
+                }
                 throw new IOException(spec.name() + " exited with " + process.exitValue() + " before it was ready (see " + log + ")");
             }
             try {
@@ -89,6 +94,19 @@ final class RunningServer implements AutoCloseable {
             }
             Thread.sleep(50);
         }
+    }
+
+    /**
+     * The reason a server gave for {@link LabUnavailable#EXIT}: the last line of its log that
+     * starts with {@link LabUnavailable#PREFIX}, or {@code null} when there is none (another program
+     * that happened to exit with the same status).
+     */
+    static String unavailableReason(Path log) throws IOException {
+        String reason = null;
+        for (String line : Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8)) {
+            if (line.startsWith(LabUnavailable.PREFIX)) reason = line.substring(LabUnavailable.PREFIX.length()).strip();
+        }
+        return reason == null || reason.isEmpty() ? null : reason;
     }
 
     ServerSpec spec() {

@@ -113,6 +113,8 @@ final class ServerCatalog {
         String netty = "Netty " + version(paths, "netty-codec-http");
         // Netty's TLS provider is named, so that BoringSSL on the class path changes neither of the first two
         servers.add(java(paths, "netty-epoll", Group.PEER, netty + ", epoll transport", "NettyHello", "epoll", "jdk"));
+        // io_uring where the kernel allows it; where not, NettyHello says why and the cells are n/a
+        servers.add(java(paths, "netty-io_uring", Group.PEER, netty + ", io_uring transport", "NettyHello", "io_uring", "jdk"));
         servers.add(java(paths, "netty-nio", Group.PEER, netty + ", NIO transport", "NettyHello", "nio", "jdk"));
         servers.add(java(paths, "netty-epoll-boringssl", Group.PEER, netty + ", epoll transport, TLS by BoringSSL "
                 + "(SslProvider.OPENSSL, netty-tcnative " + version(paths, "netty-tcnative-classes") + ")", "NettyHello", "epoll",

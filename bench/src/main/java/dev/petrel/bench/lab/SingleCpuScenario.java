@@ -27,7 +27,7 @@ final class SingleCpuScenario implements Scenario {
     @Override
     public ScenarioInfo info() {
         return new ScenarioInfo("single-cpu", "001", "Peak throughput on one CPU: a 35 KB HTML page",
-                "`wrk -t1 -c 64 -d " + duration().toSeconds() + "s` against `GET /page`, server pinned to CPU 0, wrk to CPU 1, "
+                "`wrk -t1 -c 64 -d " + duration().toSeconds() + "s` against `GET /page`, server pinned to one CPU, wrk to the other (swapped every other pass), "
                         + "after a warm-up of " + warmupSeconds() + " s. Every server answers the same page bytes from memory.",
                 List.of(new MetricInfo("rps", "requests/s", "req/s", true),
                         new MetricInfo("mbit_per_s", "throughput", "Mbit/s", true),

@@ -37,7 +37,7 @@ final class TailScenario implements Scenario {
     public ScenarioInfo info() {
         return new ScenarioInfo(NAME, null, "Tail latency: 100 keep-alive clients on one CPU",
                 "`wrk -t1 -c100 -d " + duration().toSeconds() + "s --timeout " + WRK_TIMEOUT.toSeconds() + "s --latency` "
-                        + "against `GET /` (HelloWorld), server pinned to CPU 0, wrk to CPU 1, after a warm-up of "
+                        + "against `GET /` (HelloWorld), server pinned to one CPU, wrk to the other (swapped every other pass), after a warm-up of "
                         + warmup().toSeconds() + " s with the same connections' shape. wrk keeps one request in flight "
                         + "on each connection; **p50** and **p99** are wrk's latency distribution, **max** its longest "
                         + "request, **timeouts** the requests it gave up on after " + WRK_TIMEOUT.toSeconds() + " s (a "

@@ -114,7 +114,7 @@ final class TlsScenario implements Scenario {
                         + "exchange and signature check per connection), so a fast server's rate is the client's, and its "
                         + "**server CPU** below 100 % says so: CPU per handshake is the figure to compare. Every server "
                         + "presents the lab's ECDSA P-256 certificate; ab and s_time are OpenSSL 3 clients, which offer "
-                        + "X25519 first (the notes give what was negotiated). Server on CPU 0, tools on CPU 1.",
+                        + "X25519 first (the notes give what was negotiated). Server on one CPU, tools on the other, swapped every other pass.",
                 List.of(new MetricInfo("cpu_us_per_handshake", "server CPU per handshake", "µs", false),
                         new MetricInfo("handshakes_per_s", "rate", "handshakes/s", true),
                         new MetricInfo("server_cpu_pct", "server CPU", "%", false),
@@ -126,7 +126,7 @@ final class TlsScenario implements Scenario {
     ScenarioInfo coldStart() {
         return new ScenarioInfo(COLD_START, null, "TLS keep-alive tail right after start: 100 clients connecting at once",
                 "`wrk -t1 -c 100 -d " + tailDuration().toSeconds() + "s --latency https://127.0.0.1/` (keep-alive), "
-                        + "server on CPU 0, wrk on CPU 1. *" + COLD + "*: right after the server started, with no warm-up "
+                        + "server on one CPU, wrk on the other (swapped every other pass). *" + COLD + "*: right after the server started, with no warm-up "
                         + "(the lab's readiness checks made one request over HTTP and one over TLS), so 100 clients "
                         + "connect at once to a cold server, each with a full handshake, then send requests on their "
                         + "connections. *" + WARM + "*: the same at the end, after the handshakes of the table above. wrk "

@@ -32,14 +32,17 @@ final class TomcatScenario implements Scenario {
     TomcatScenario(boolean quick, LabPaths paths) {
         this.quick = quick;
         this.paths = paths;
-        this.columns = new ConnectorsScenario(quick, true);
+        this.columns = new ConnectorsScenario(quick);
     }
 
+    /** The connectors scenario's: the same columns, measured the same way. */
     private static List<MetricInfo> metrics() {
-        return List.of(new MetricInfo("rps", "requests/s", "req/s", true),
-                new MetricInfo("p99_ms", "p99", "ms", false),
-                new MetricInfo("failed", "failed", "requests", false),
-                new MetricInfo("time_per_request_ms", "time per request", "ms", false));
+        return ConnectorsScenario.metrics();
+    }
+
+    /** The JSP page's columns: the connectors scenario's over HTTP. */
+    private static List<String> httpVariants() {
+        return ConnectorsScenario.VARIANTS.stream().filter(v -> !v.https()).map(ConnectorsScenario.Variant::name).toList();
     }
 
     @Override
@@ -48,7 +51,8 @@ final class TomcatScenario implements Scenario {
         return new ScenarioInfo("tomcat", "000, 003", "Tomcat: a Spring Boot HelloWorld on Tomcat 11, NIO connector against Petrel's",
                 "The connectors scenario's columns (" + connectors.method().substring(0, connectors.method().indexOf(" against"))
                         + ") against `GET /` of `examples/spring-boot` (`HelloWorld` from a Spring MVC controller), with "
-                        + "ab's 99th percentile of the time per request. `boot-jar-*`: the executable jar (`java -jar "
+                        + "the 99th percentile of the time per request (wrk's, or ab's without keep-alive and in the "
+                        + "client-bound `ab -k` columns). `boot-jar-*`: the executable jar (`java -jar "
                         + "hello.jar`, embedded Tomcat " + ServerCatalog.embeddedTomcatVersion(paths) + "), Petrel switched "
                         + "off (`--petrel.enabled=false`) or on with `--petrel.transport`; `boot-war-*`: the war as `ROOT.war` "
                         + "in a standalone Tomcat " + ServerCatalog.distributionVersion(paths) + " whose `server.xml` has "
@@ -57,15 +61,14 @@ final class TomcatScenario implements Scenario {
                         + "Every server is the same application with the same heap flags; only the connector differs. "
                         + JAR_HAS_ONE_PORT.substring(0, 1).toUpperCase() + JAR_HAS_ONE_PORT.substring(1) + ".",
                 metrics(), ConnectorsScenario.VARIANTS.stream().map(ConnectorsScenario.Variant::name).toList(),
-                ScenarioInfo.Layout.SERVERS_BY_VARIANT);
+                ScenarioInfo.Layout.SERVERS_BY_VARIANT, List.of(), ConnectorsScenario.asides());
     }
 
     private ScenarioInfo jspInfo() {
         return new ScenarioInfo(JSP_SECTION, "000", "Tomcat: seed 000's JSP date page, NIO connector against Petrel's",
                 "As above over HTTP, against `GET /date.jsp` of the war (a JSP compiled by the distribution's Jasper "
                         + "that prints `new java.util.Date()`), after its own warm-up. " + JAR_HAS_NO_JSP + ".",
-                metrics(), List.of(ConnectorsScenario.HTTP_KEEP_ALIVE.name(), ConnectorsScenario.HTTP_NO_KEEP_ALIVE.name()),
-                ScenarioInfo.Layout.SERVERS_BY_VARIANT);
+                metrics(), httpVariants(), ScenarioInfo.Layout.SERVERS_BY_VARIANT, List.of(), ConnectorsScenario.asides());
     }
 
     @Override
@@ -75,12 +78,12 @@ final class TomcatScenario implements Scenario {
 
     @Override
     public Set<LoadTool> tools() {
-        return Set.of(LoadTool.AB);
+        return Set.of(LoadTool.AB, LoadTool.WRK);
     }
 
     @Override
     public List<String> needs() {
-        return List.of("ab", TOMCAT_DISTRIBUTION);
+        return List.of("ab", "wrk", TOMCAT_DISTRIBUTION);
     }
 
 
@@ -132,8 +135,7 @@ final class TomcatScenario implements Scenario {
         if (war) {
             columns.measureHttp(jsp, limit, "/date.jsp");
         } else {
-            jsp.notApplicable(ConnectorsScenario.HTTP_KEEP_ALIVE.name(), JAR_HAS_NO_JSP);
-            jsp.notApplicable(ConnectorsScenario.HTTP_NO_KEEP_ALIVE.name(), JAR_HAS_NO_JSP);
+            for (String variant : httpVariants()) jsp.notApplicable(variant, JAR_HAS_NO_JSP);
         }
     }
 }

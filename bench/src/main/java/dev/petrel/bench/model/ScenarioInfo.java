@@ -1,6 +1,7 @@
 package dev.petrel.bench.model;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * What the report needs to know of a scenario.
@@ -17,9 +18,22 @@ import java.util.List;
  * @param charted the keys of the metrics that get a bar chart per variant (SERVERS_BY_VARIANT), in
  *     order, empty for the primary metric alone; or a line chart each (VARIANTS_BY_SERVER), empty
  *     for every metric
+ * @param asides variants reported in full but kept out of the run's headline: figures kept for
+ *     comparison with a seed, whose limit is the client rather than the server (the connectors
+ *     scenario's {@code ab -k} columns)
  */
 public record ScenarioInfo(String name, String seed, String title, String method, List<MetricInfo> metrics,
-                           List<String> variants, Layout layout, List<String> charted) {
+                           List<String> variants, Layout layout, List<String> charted, Set<String> asides) {
+
+    public ScenarioInfo {
+        asides = Set.copyOf(asides);
+    }
+
+    /** A scenario whose every variant may be in the headline. */
+    public ScenarioInfo(String name, String seed, String title, String method, List<MetricInfo> metrics,
+                        List<String> variants, Layout layout, List<String> charted) {
+        this(name, seed, title, method, metrics, variants, layout, charted, Set.of());
+    }
 
     /** A scenario whose bar charts show its primary metric. */
     public ScenarioInfo(String name, String seed, String title, String method, List<MetricInfo> metrics,

@@ -40,15 +40,22 @@ final class Aggregation {
      * @param bestPeer whether this is the variant's best peer
      * @param notApplicable why this server can have no figure in this variant (see
      *     {@link dev.petrel.bench.model.NotApplicable}), or {@code null}
+     * @param byServerCpu per CPU the server was pinned to, the summaries of the passes it ran there
+     *     (passes alternate the CPUs); only the samples that recorded their CPU
      */
     record Entry(ServerInfo server, Map<String, Summary> summaries, double toBaseline, double toBestPeer,
-                 boolean bestPeer, String notApplicable) {
+                 boolean bestPeer, String notApplicable, Map<Integer, Map<String, Summary>> byServerCpu) {
         boolean hasResult() {
             return !summaries.isEmpty();
         }
 
         Summary summary(String metric) {
             return summaries.get(metric);
+        }
+
+        /** The summary of {@code metric} over the passes with the server on {@code serverCpu}, or {@code null}. */
+        Summary summary(String metric, int serverCpu) {
+            return byServerCpu.getOrDefault(serverCpu, Map.of()).get(metric);
         }
     }
 
@@ -95,10 +102,17 @@ final class Aggregation {
      *     order the run described them; in no table or chart
      * @param variantResults per variant, in {@code variants} order
      * @param samples every sample of the scenario, as recorded (for the long CSV)
+     * @param serverCpus the CPUs its samples' servers were pinned to, ascending: two when the passes
+     *     alternated the assignment, one when they did not (or one pass ran), none when not recorded
      */
     record ScenarioResult(ScenarioInfo info, String fileBase, List<MetricInfo> metrics, List<String> variants,
                           List<ServerInfo> servers, List<ServerInfo> missing, List<Inapplicable> inapplicable,
-                          List<VariantResult> variantResults, List<Sample> samples) {
+                          List<VariantResult> variantResults, List<Sample> samples, List<Integer> serverCpus) {
+        /** Whether the scenario was measured with the server on more than one CPU: then each CPU's median is shown too. */
+        boolean perServerCpu() {
+            return serverCpus.size() > 1;
+        }
+
         VariantResult variant(String name) {
             return variantResults.stream().filter(v -> v.name().equals(name)).findFirst().orElseThrow();
         }
@@ -208,6 +222,9 @@ final class Aggregation {
 
         // variant -> server -> metric -> finite values, in order of appearance
         Map<String, Map<String, Map<String, List<Double>>>> values = new LinkedHashMap<>();
+        // the same split by the server's CPU: variant -> server -> CPU -> metric -> values
+        Map<String, Map<String, Map<Integer, Map<String, List<Double>>>>> byCpu = new LinkedHashMap<>();
+        Set<Integer> cpus = new java.util.TreeSet<>();
         Map<String, Integer> undeclaredMetrics = new LinkedHashMap<>();
         Set<String> measuredMetrics = new LinkedHashSet<>();
         Set<String> serverNames = new LinkedHashSet<>();
@@ -227,6 +244,12 @@ final class Aggregation {
             sampled.add(s.server());
             values.computeIfAbsent(s.variant(), k -> new LinkedHashMap<>())
                     .computeIfAbsent(s.server(), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(s.metric(), k -> new ArrayList<>()).add(s.value());
+            if (s.serverCpu() == Sample.UNKNOWN_CPU) continue;
+            cpus.add(s.serverCpu());
+            byCpu.computeIfAbsent(s.variant(), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(s.server(), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(s.serverCpu(), k -> new LinkedHashMap<>())
                     .computeIfAbsent(s.metric(), k -> new ArrayList<>()).add(s.value());
         }
         undeclaredMetrics.forEach((key, n) -> problems.add("report: scenario '" + info.name() + "': metric '" + key
@@ -282,14 +305,15 @@ final class Aggregation {
         MetricInfo primary = metrics.contains(info.primary()) ? info.primary() : null;
         List<VariantResult> variantResults = new ArrayList<>();
         for (String v : variants) {
-            variantResults.add(variant(v, values.getOrDefault(v, Map.of()), notApplicable.getOrDefault(v, Map.of()),
-                    servers, primary));
+            variantResults.add(variant(v, values.getOrDefault(v, Map.of()), byCpu.getOrDefault(v, Map.of()),
+                    notApplicable.getOrDefault(v, Map.of()), servers, primary));
         }
         return new ScenarioResult(info, base, metrics, List.copyOf(variants), List.copyOf(servers), List.copyOf(missing),
-                List.copyOf(inapplicable), List.copyOf(variantResults), own);
+                List.copyOf(inapplicable), List.copyOf(variantResults), own, List.copyOf(cpus));
     }
 
     private static VariantResult variant(String name, Map<String, Map<String, List<Double>>> byServer,
+                                         Map<String, Map<Integer, Map<String, List<Double>>>> byServerAndCpu,
                                          Map<String, String> notApplicable, List<ServerInfo> servers,
                                          MetricInfo primary) {
         Map<String, Map<String, Summary>> summaries = new LinkedHashMap<>();
@@ -324,8 +348,14 @@ final class Aggregation {
             Summary p = primary == null ? null : own.get(primary.key());
             double toBaseline = p == null || baseline == null ? Double.NaN : ratio(primary, p.median(), baselineMedian);
             double toBestPeer = p == null || bestPeer == null ? Double.NaN : ratio(primary, p.median(), bestPeerMedian);
+            Map<Integer, Map<String, Summary>> perCpu = new java.util.TreeMap<>();
+            byServerAndCpu.getOrDefault(server.name(), Map.of()).forEach((cpu, metrics) -> {
+                Map<String, Summary> summarized = new LinkedHashMap<>();
+                metrics.forEach((metric, list) -> summarized.put(metric, Summary.of(list)));
+                perCpu.put(cpu, Map.copyOf(summarized));
+            });
             entries.add(new Entry(server, Map.copyOf(own), toBaseline, toBestPeer, server == bestPeer,
-                    notApplicable.get(server.name())));
+                    notApplicable.get(server.name()), java.util.Collections.unmodifiableMap(perCpu)));
         }
         entries.sort(tableOrder(primary));
         return new VariantResult(name, List.copyOf(entries), baseline, bestPeer);

@@ -12,9 +12,10 @@ import java.util.List;
  * (no grouping, no exponent) so a script never has to guess a locale.
  */
 final class CsvWriter {
-    static final String SAMPLES_HEADER = "scenario,variant,server,pass,metric,value";
-    static final String SUMMARY_HEADER =
-            "scenario,variant,server,metric,median,min,max,passes,ratio_to_baseline,ratio_to_best_peer";
+    /** Columns are only ever added at the end, so that a reader by position keeps working. */
+    static final String SAMPLES_HEADER = "scenario,variant,server,pass,metric,value,server_cpu";
+    static final String SUMMARY_HEADER = "scenario,variant,server,metric,median,min,max,passes,ratio_to_baseline,"
+            + "ratio_to_best_peer,median_server_cpu0,median_server_cpu1";
 
     private CsvWriter() {}
 
@@ -28,18 +29,24 @@ final class CsvWriter {
         return scenario.fileBase() + "-summary.csv";
     }
 
-    /** One row per sample, in the order the run recorded them (undeclared metrics included). */
+    /**
+     * One row per sample, in the order the run recorded them (undeclared metrics included), with the
+     * CPU the server was pinned to in its pass (empty when not recorded).
+     */
     static String samples(Aggregation.ScenarioResult scenario) {
         StringBuilder out = new StringBuilder(SAMPLES_HEADER).append('\n');
         for (Sample s : scenario.samples()) {
-            row(out, s.scenario(), s.variant(), s.server(), Integer.toString(s.pass()), s.metric(), Format.csv(s.value()));
+            row(out, s.scenario(), s.variant(), s.server(), Integer.toString(s.pass()), s.metric(), Format.csv(s.value()),
+                    s.serverCpu() == Sample.UNKNOWN_CPU ? "" : Integer.toString(s.serverCpu()));
         }
         return out.toString();
     }
 
     /**
      * One row per variant, server and metric with samples, servers in table order. The ratio
-     * columns are filled on the primary metric's rows only, and only where the reference exists.
+     * columns are filled on the primary metric's rows only, and only where the reference exists;
+     * the last two are the median over the passes with the server on CPU 0, and on CPU 1 (the lab
+     * alternates the two), empty where there were none.
      */
     static String summary(Aggregation.ScenarioResult scenario) {
         StringBuilder out = new StringBuilder(SUMMARY_HEADER).append('\n');
@@ -53,11 +60,17 @@ final class CsvWriter {
                     row(out, scenario.info().name(), variant.name(), entry.server().name(), metric.key(),
                             Format.csv(s.median()), Format.csv(s.min()), Format.csv(s.max()), Integer.toString(s.count()),
                             isPrimary ? Format.csvRatio(entry.toBaseline()) : "",
-                            isPrimary ? Format.csvRatio(entry.toBestPeer()) : "");
+                            isPrimary ? Format.csvRatio(entry.toBestPeer()) : "",
+                            perCpu(entry, metric, 0), perCpu(entry, metric, 1));
                 }
             }
         }
         return out.toString();
+    }
+
+    private static String perCpu(Aggregation.Entry entry, MetricInfo metric, int cpu) {
+        Summary s = entry.summary(metric.key(), cpu);
+        return s == null ? "" : Format.csv(s.median());
     }
 
     private static void row(StringBuilder out, String... fields) {

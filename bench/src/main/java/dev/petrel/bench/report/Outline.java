@@ -103,7 +103,10 @@ final class Outline {
         facts.add(new Fact("JVM options", text(env.jvmOptions()), true));
         facts.add(new Fact("Kernel", text(env.kernel()), false));
         facts.add(new Fact("CPU", text(env.cpuModel()) + ", " + env.cpus() + (env.cpus() == 1 ? " CPU" : " CPUs"), false));
-        facts.add(new Fact("Pinning", "servers " + cpu(env.serverCpu()) + ", load tools " + cpu(env.clientCpu()), false));
+        facts.add(new Fact("Pinning", env.cpusAlternate()
+                ? "odd passes: servers " + cpu(env.serverCpu()) + ", load tools " + cpu(env.clientCpu())
+                        + "; even passes: the other way round"
+                : "servers " + cpu(env.serverCpu()) + ", load tools " + cpu(env.clientCpu()), false));
         Map<String, String> tools = env.tools() == null ? Map.of() : env.tools();
         tools.forEach((tool, version) -> facts.add(new Fact("Tool " + tool, text(version), false)));
         facts.add(new Fact("Command", text(env.command()), true));
@@ -134,7 +137,17 @@ final class Outline {
             cells += " × baseline and × best peer compare " + primary.label() + " (" + direction(primary)
                     + "): above 1 means better than the reference. The best peer is the peer with the best median.";
         }
+        if (primary != null && scenario.perServerCpu()) {
+            cells += " Passes alternated the CPUs: the column \"server on CPU " + scenario.serverCpus().getFirst()
+                    + " / CPU " + scenario.serverCpus().getLast() + "\" gives the median of " + primary.label()
+                    + " over the passes with the server on each.";
+        }
         blocks.add(new Text(cells));
+        Environment env = results.environment();
+        if (env != null && env.cpusAlternate() && scenario.serverCpus().size() == 1) {
+            blocks.add(new Warning("Measured with the server on CPU " + scenario.serverCpus().getFirst()
+                    + " only (one pass): the other assignment can move these figures by up to 1.4×; run --passes 2 or more."));
+        }
         blocks.addAll(inapplicable(scenario));
         blocks.add(new Prose("Data: [" + CsvWriter.samplesFile(scenario) + "](" + CsvWriter.samplesFile(scenario)
                 + ") (every pass), [" + CsvWriter.summaryFile(scenario) + "](" + CsvWriter.summaryFile(scenario)

@@ -46,6 +46,8 @@ final class Tables {
         List<Column> columns = new ArrayList<>();
         columns.add(new Column("Server", false));
         for (MetricInfo m : scenario.metrics()) columns.add(new Column(Format.heading(m.label(), m.unit()), true));
+        boolean perCpu = primary != null && scenario.perServerCpu();
+        if (perCpu) columns.add(perCpuColumn(scenario, primary));
         if (toBaseline) columns.add(new Column("× baseline", true));
         if (toBestPeer) columns.add(new Column("× best peer", true));
 
@@ -59,6 +61,7 @@ final class Tables {
                 continue;
             }
             for (MetricInfo m : scenario.metrics()) cells.add(metricCell(e.summary(m.key()), m));
+            if (perCpu) cells.add(perCpuCell(scenario, e, primary));
             if (toBaseline) cells.add(Cell.of(Format.ratio(e.toBaseline())));
             if (toBestPeer) cells.add(Cell.of(Format.ratio(e.toBestPeer())));
             rows.add(new Row(style(e.server().group(), e.bestPeer()), cells));
@@ -133,6 +136,9 @@ final class Tables {
         List<Column> columns = new ArrayList<>();
         columns.add(new Column("Variant", false));
         for (MetricInfo m : scenario.metrics()) columns.add(new Column(Format.heading(m.label(), m.unit()), true));
+        MetricInfo primary = scenario.primary();
+        boolean perCpu = primary != null && scenario.perServerCpu();
+        if (perCpu) columns.add(perCpuColumn(scenario, primary));
         List<Row> rows = new ArrayList<>();
         for (VariantResult v : scenario.variantResults()) {
             Entry e = v.entry(server.name());
@@ -143,10 +149,31 @@ final class Tables {
                 continue;
             }
             for (MetricInfo m : scenario.metrics()) cells.add(metricCell(e.summary(m.key()), m));
+            if (perCpu) cells.add(perCpuCell(scenario, e, primary));
             rows.add(new Row(Style.PLAIN, cells));
         }
         String group = Format.group(server.group());
         return new Table(server.name() + " (" + group + ")", columns, rows);
+    }
+
+    /**
+     * The column of the primary metric's median per CPU the server was pinned to, e.g.
+     * {@code requests/s (req/s), server on CPU 0 / CPU 1}: passes alternate the CPUs, and which
+     * one a server gets can move its figures.
+     */
+    static Column perCpuColumn(ScenarioResult scenario, MetricInfo primary) {
+        return new Column(Format.heading(primary.label(), primary.unit()) + ", server on "
+                + String.join(" / ", scenario.serverCpus().stream().map(c -> "CPU " + c).toList()), true);
+    }
+
+    /** A server's primary median for each of the scenario's CPUs, e.g. {@code 26,910 / 31,022}; "–" for a CPU it has none on. */
+    static Cell perCpuCell(ScenarioResult scenario, Entry entry, MetricInfo primary) {
+        List<String> medians = new ArrayList<>();
+        for (int cpu : scenario.serverCpus()) {
+            Summary s = entry.summary(primary.key(), cpu);
+            medians.add(s == null ? Format.NONE : Format.value(s.median(), primary.unit()));
+        }
+        return Cell.of(String.join(" / ", medians));
     }
 
     /** The metric the overview and bars use: the primary one, or the first measured if it is missing. */

@@ -79,6 +79,12 @@ final class Hello {
         return mode;
     }
 
+    /** Says in one line why this server cannot run on this machine, and exits ({@link LabUnavailable}). */
+    static void unavailable(String reason) {
+        System.err.println(LabUnavailable.PREFIX + reason);
+        System.exit(LabUnavailable.EXIT);
+    }
+
     private static void usage(String usage) {
         System.err.println("usage: " + usage);
         System.exit(2);

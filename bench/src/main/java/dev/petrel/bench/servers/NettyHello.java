@@ -18,6 +18,9 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -55,8 +58,10 @@ import io.netty.handler.ssl.SslProvider;
 /**
  * Netty 4.2: HttpServerCodec and a handler that answers each request head with a
  * FullHttpResponse, as Netty's own HttpHelloWorldServer example does. Modes: {@code epoll}
- * (native transport) and {@code nio}. One event-loop group with its default size; Netty adds no
- * Date header.
+ * and {@code io_uring} (native transports) and {@code nio}. One event-loop group with its default
+ * size; Netty adds no Date header. io_uring is checked first ({@link IoUring#isAvailable()}): where
+ * the kernel or a seccomp filter refuses it, the server says why in one line and exits with
+ * {@link LabUnavailable#EXIT}, which the lab reports as not applicable on this machine.
  *
  * <p>HTTPS, when the lab asks for it, is a second channel on the same event loops with an
  * {@code SslHandler} first in the pipeline, from {@link SslContextBuilder#forServer} with the lab's
@@ -80,16 +85,27 @@ public final class NettyHello {
     private NettyHello() {}
 
     public static void main(String[] args) throws Exception {
-        String usage = "NettyHello PORT MODE (epoll, nio) TLS_PROVIDER (jdk, openssl)";
+        String usage = "NettyHello PORT MODE (epoll, io_uring, nio) TLS_PROVIDER (jdk, openssl)";
         int port = Hello.port(args, usage);
-        String mode = Hello.mode(args, usage, "epoll", "nio");
+        String mode = Hello.mode(args, usage, "epoll", "io_uring", "nio");
         SslProvider provider = provider(args, usage);
         Hello.quietLogging();
         byte[] page = Hello.page();
 
-        boolean epoll = mode.equals("epoll");
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-        Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        if (mode.equals("io_uring") && !IoUring.isAvailable()) {
+            Throwable cause = IoUring.unavailabilityCause();
+            Hello.unavailable("io_uring: " + (cause == null ? "not available" : oneLine(cause)));
+        }
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(switch (mode) {
+            case "epoll" -> EpollIoHandler.newFactory();
+            case "io_uring" -> IoUringIoHandler.newFactory();
+            default -> NioIoHandler.newFactory();
+        });
+        Class<? extends ServerChannel> channel = switch (mode) {
+            case "epoll" -> EpollServerSocketChannel.class;
+            case "io_uring" -> IoUringServerSocketChannel.class;
+            default -> NioServerSocketChannel.class;
+        };
         boolean h2 = LabH2.fromSystemProperty();
         bind(group, channel, port, null, page, h2);
         LabTls tls = LabTls.fromSystemProperty(port);
@@ -109,6 +125,16 @@ public final class NettyHello {
         }
         String name = "netty-" + mode + (provider == SslProvider.OPENSSL ? " (TLS: " + OpenSsl.versionString() + ")" : "");
         Hello.runUntilTerminated(name, port, tls);
+    }
+
+    /** A failure and its causes on one line: the innermost says most (e.g. the kernel's errno). */
+    private static String oneLine(Throwable failure) {
+        StringBuilder line = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (!line.isEmpty()) line.append("; ");
+            line.append(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage().replaceAll("\\s+", " "));
+        }
+        return line.toString();
     }
 
     /** The TLS provider the third argument names; exits with usage when it is missing or unknown. */

@@ -47,7 +47,7 @@ class AjpScenarioTest {
                 .contains("achieved_rps", "p50_us", "p99_us", "errors", "ladder_max_ok_rps", "ladder_max_rps");
         assertThat(table.primary().higherIsBetter()).isFalse();
         assertThat(table.method()).contains("400 requests/s of `GET /` for 60 s", "`ThreadsPerChild 25`",
-                "`MaxRequestWorkers 400`", "CPU 0", "CPU 1", "cutime + cstime");
+                "`MaxRequestWorkers 400`", "swapped every other pass", "cutime + cstime");
 
         ScenarioInfo ladder = full.ladderInfo();
         assertThat(ladder.layout()).isEqualTo(ScenarioInfo.Layout.VARIANTS_BY_SERVER);

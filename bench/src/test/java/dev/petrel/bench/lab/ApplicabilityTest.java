@@ -94,7 +94,7 @@ class ApplicabilityTest {
         assertThat(Applicability.reason(connectors, boringSsl)).isNull();
         assertThat(Applicability.applicable(connectors, servers)).contains(boringSsl, named(servers, "petrel-nio-native"));
         assertThat(ConnectorsScenario.VARIANTS).map(v -> Applicability.measures(connectors, boringSsl, v.name()))
-                .containsExactly(false, false, true, true);
+                .containsExactly(false, false, true, true, false, true);
         // its twin, and every other server, in every column
         assertThat(ConnectorsScenario.VARIANTS).allMatch(v -> Applicability.measures(connectors, named(servers, "netty-epoll"), v.name()));
 
@@ -103,7 +103,8 @@ class ApplicabilityTest {
         String reason = ServerCatalog.ONLY_TLS_ENGINE;
         assertThat(results.notApplicable()).containsExactly(
                 new NotApplicable("connectors", "HTTP keep-alive", "netty-epoll-boringssl", reason),
-                new NotApplicable("connectors", "HTTP no keep-alive", "netty-epoll-boringssl", reason));
+                new NotApplicable("connectors", "HTTP no keep-alive", "netty-epoll-boringssl", reason),
+                new NotApplicable("connectors", "HTTP keep-alive (ab -k, client-bound)", "netty-epoll-boringssl", reason));
     }
 
     @Test

@@ -61,10 +61,30 @@ class ConnectorsScenarioTest {
     @Test
     void httpsWithoutKeepAliveRunsFewerRequestsSinceEachIsAFullHandshake() {
         ConnectorsScenario full = new ConnectorsScenario(false);
-        assertThat(ConnectorsScenario.VARIANTS).map(full::requests).containsExactly(100_000, 100_000, 100_000, 10_000);
+        List<ConnectorsScenario.Variant> ab = ConnectorsScenario.VARIANTS.stream()
+                .filter(v -> v.client() != ConnectorsScenario.Client.WRK).toList();
+        assertThat(ab).map(full::requests).containsExactly(100_000, 10_000, 100_000, 100_000);
         ConnectorsScenario quick = new ConnectorsScenario(true);
-        assertThat(ConnectorsScenario.VARIANTS).map(quick::requests).containsExactly(2_000, 2_000, 2_000, 500);
-        assertThat(full.info().method()).contains("-n 100000` (10000 for HTTPS without keep-alive");
+        assertThat(ab).map(quick::requests).containsExactly(2_000, 500, 2_000, 2_000);
+        assertThat(full.info().method()).contains("`ab -c 100 -n 100000` (10000 over HTTPS, where each request is a full handshake");
+    }
+
+    @Test
+    void keepAliveIsMeasuredByWrkForAFixedTimeAndAbKSurvivesAsAClientBoundAside() {
+        ConnectorsScenario full = new ConnectorsScenario(false);
+
+        assertThat(ConnectorsScenario.HTTP_KEEP_ALIVE.client()).isEqualTo(ConnectorsScenario.Client.WRK);
+        assertThat(ConnectorsScenario.HTTPS_KEEP_ALIVE.client()).isEqualTo(ConnectorsScenario.Client.WRK);
+        assertThat(ConnectorsScenario.HTTP_NO_KEEP_ALIVE.client()).isEqualTo(ConnectorsScenario.Client.AB);
+        assertThat(ConnectorsScenario.HTTPS_NO_KEEP_ALIVE.client()).isEqualTo(ConnectorsScenario.Client.AB);
+        assertThat(full.wrkDuration()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(new ConnectorsScenario(true).wrkDuration()).isLessThan(Duration.ofSeconds(5));
+        assertThat(full.info().method()).contains("`wrk -t1 -c 100 -d 10s --latency`", "client-bound");
+        assertThat(full.tools()).contains(LoadTool.WRK, LoadTool.AB);
+        // the headline leaves ab -k's columns out, and only those
+        assertThat(full.info().asides()).containsExactlyInAnyOrder(
+                "HTTP keep-alive (ab -k, client-bound)", "HTTPS keep-alive (ab -k, client-bound)");
+        assertThat(full.info().metrics()).extracting(m -> m.key()).startsWith("rps", "p99_ms");
     }
 
     @Test
@@ -72,11 +92,12 @@ class ConnectorsScenarioTest {
         ConnectorsScenario scenario = new ConnectorsScenario(true);
 
         assertThat(scenario.info().variants()).containsExactly(
-                "HTTP keep-alive", "HTTP no keep-alive", "HTTPS keep-alive", "HTTPS no keep-alive");
+                "HTTP keep-alive", "HTTP no keep-alive", "HTTPS keep-alive", "HTTPS no keep-alive",
+                "HTTP keep-alive (ab -k, client-bound)", "HTTPS keep-alive (ab -k, client-bound)");
         assertThat(ConnectorsScenario.VARIANTS).extracting(ConnectorsScenario.Variant::https)
-                .containsExactly(false, false, true, true);
+                .containsExactly(false, false, true, true, false, true);
         assertThat(ConnectorsScenario.VARIANTS).extracting(ConnectorsScenario.Variant::keepAlive)
-                .containsExactly(true, false, true, false);
+                .containsExactly(true, false, true, false, true, true);
         assertThat(scenario.https()).isTrue();
         assertThat(new LatencyScenario(true, false).https()).isFalse();
     }
@@ -145,7 +166,8 @@ class ConnectorsScenarioTest {
 
         assertThat(run.results().notApplicable()).containsExactly(
                 new NotApplicable("connectors", "HTTPS keep-alive", "stand-in", ConnectorsScenario.NO_TLS),
-                new NotApplicable("connectors", "HTTPS no keep-alive", "stand-in", ConnectorsScenario.NO_TLS));
+                new NotApplicable("connectors", "HTTPS no keep-alive", "stand-in", ConnectorsScenario.NO_TLS),
+                new NotApplicable("connectors", "HTTPS keep-alive (ab -k, client-bound)", "stand-in", ConnectorsScenario.NO_TLS));
         assertThat(run.results().problems()).isEmpty();
     }
 

@@ -61,7 +61,11 @@ class TomcatScenarioTest {
 
         assertThat(scenario.application()).isTrue();
         assertThat(scenario.sections()).extracting(s -> s.name()).containsExactly("tomcat", "tomcat-jsp");
-        assertThat(scenario.sections().get(1).variants()).containsExactly("HTTP keep-alive", "HTTP no keep-alive");
+        assertThat(scenario.sections().get(1).variants())
+                .containsExactly("HTTP keep-alive", "HTTP no keep-alive", "HTTP keep-alive (ab -k, client-bound)");
+        // the same columns, metrics and asides as the connectors scenario
+        assertThat(scenario.info().metrics()).isEqualTo(new ConnectorsScenario(true).info().metrics());
+        assertThat(scenario.sections()).allMatch(s -> s.asides().equals(ConnectorsScenario.asides()));
         assertThat(ServerCatalog.isWar(named(servers, "boot-war-petrel-nio"))).isTrue();
         assertThat(ServerCatalog.isWar(named(servers, "boot-jar-petrel-nio"))).isFalse();
         assertThat(Applicability.applicable(scenario, servers)).allMatch(ServerSpec::application).hasSize(8);
