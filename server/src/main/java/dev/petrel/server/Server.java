@@ -21,6 +21,7 @@ import dev.petrel.server.tls.TlsStep;
 import dev.petrel.server.transport.ConnectionLimit;
 import dev.petrel.server.transport.Listener;
 import dev.petrel.server.transport.ListenerSettings;
+import dev.petrel.server.transport.LoopThreads;
 import dev.petrel.server.transport.TransportGroup;
 import java.io.IOException;
 import java.net.BindException;
@@ -512,7 +513,7 @@ public final class Server implements AutoCloseable {
             if (countMetrics) all.forEach(connector -> counters.add(new ConnectorCounters(connector)));
             TransportGroup group;
             try {
-                group = TransportGroup.open(transport, settings);
+                group = TransportGroup.open(transport, settings, LoopThreads.forHandlers(handler.mayBlock()));
             } catch (IOException | RuntimeException | Error e) {
                 if (accessLogWriter != null) accessLogWriter.close();
                 tlsContexts.forEach(ReloadableTlsContext::close);

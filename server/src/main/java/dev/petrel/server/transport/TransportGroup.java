@@ -21,12 +21,12 @@ public final class TransportGroup implements AutoCloseable {
     private final WriteWatchdog watchdog; // thread-per-connection transports only
     private final AtomicInteger next = new AtomicInteger();
 
-    private TransportGroup(TransportKind kind, ListenerSettings settings) throws IOException {
+    private TransportGroup(TransportKind kind, ListenerSettings settings, LoopThreads loopThreads) throws IOException {
         this.kind = kind;
         this.writeLimits = settings.writeLimits();
         if (kind == TransportKind.NIO) {
             try {
-                for (int i = 0; i < settings.eventLoops(); i++) loops.add(new EventLoop("petrel-nio-loop-" + (i + 1)));
+                for (int i = 0; i < settings.eventLoops(); i++) loops.add(new EventLoop("petrel-nio-loop-" + (i + 1), loopThreads));
             } catch (IOException e) {
                 loops.forEach(EventLoop::close);
                 throw e;
@@ -37,9 +37,12 @@ public final class TransportGroup implements AutoCloseable {
         this.watchdog = kind == TransportKind.NIO ? null : new WriteWatchdog(writeLimits);
     }
 
-    /** The threads, loops and watchdog of transport {@code kind}, sized by {@code settings}. */
-    public static TransportGroup open(TransportKind kind, ListenerSettings settings) throws IOException {
-        return new TransportGroup(kind, settings);
+    /**
+     * The threads, loops and watchdog of transport {@code kind}, sized by {@code settings}; the
+     * {@code nio} event loops on threads of {@code loopThreads}' kind ({@link LoopThreads#forHandlers}).
+     */
+    public static TransportGroup open(TransportKind kind, ListenerSettings settings, LoopThreads loopThreads) throws IOException {
+        return new TransportGroup(kind, settings, loopThreads);
     }
 
     /** The transport of every listener in the group. */

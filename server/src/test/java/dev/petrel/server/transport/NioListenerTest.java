@@ -42,7 +42,7 @@ class NioListenerTest {
      */
     @Test
     void portIsFreeWhenTheListenerHasStoppedWhileItsLoopRunsOn() throws Exception {
-        try (TransportGroup group = TransportGroup.open(TransportKind.NIO, SETTINGS)) {
+        try (TransportGroup group = TransportGroup.open(TransportKind.NIO, SETTINGS, LoopThreads.VIRTUAL)) {
             for (int round = 0; round < 3; round++) {
                 Listener<?> listener = Listener.open(group, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                         SETTINGS, new ConnectionLimit(10), NO_CONNECTIONS, null);
