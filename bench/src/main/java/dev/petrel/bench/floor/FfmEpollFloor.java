@@ -25,8 +25,13 @@ import java.util.Arrays;
  * {@code bench/baseline/dummy.c} and {@link NioFloor}, with the kernel called directly instead of
  * through {@code sun.nio.ch}.
  *
- * <p><b>Level-triggered</b>, as dummy.c: a connection is registered for EPOLLIN, switched to EPOLLOUT
- * alone while a response waits for room, and back. Every buffer the loop uses (input, output, the
+ * <p><b>Level-triggered</b> by default, as dummy.c: a connection is registered for EPOLLIN, switched to
+ * EPOLLOUT alone while a response waits for room, and back, one read per event. <b>Edge-triggered</b> with
+ * {@code -Dpetrel.floor.trigger=edge}: registered once for EPOLLIN, EPOLLOUT and EPOLLRDHUP, never
+ * modified; on an event it writes what waits and reads until the socket is drained. A read shorter than
+ * the room it was given counts as drained (the next bytes bring a new edge), so under wrk it makes the
+ * same calls as level-triggered, minus the kernel's re-check of every ready descriptor at the next wait;
+ * with a hang-up reported it reads on to the end instead. Every buffer the loop uses (input, output, the
  * event array, errno) lives in one confined {@link Arena} made by {@link #run()}; a connection keeps
  * bytes of its own (on the heap) only between events, so steady state allocates nothing per request.
  * An event's data is the file descriptor; connections are found in an array indexed by it.
@@ -35,12 +40,17 @@ import java.util.Arrays;
  */
 public final class FfmEpollFloor implements FloorServer {
     private static final int MAX_EVENTS = 256; // as dummy.c
+    /** The trigger {@link #FfmEpollFloor(int)} takes: {@code -Dpetrel.floor.trigger=edge}, or level. */
+    static final boolean EDGE_BY_DEFAULT = "edge".equals(System.getProperty("petrel.floor.trigger"));
 
     private final int listenFd;
     private final int epollFd;
     /** Written by {@link #close()} to wake {@code epoll_wait}. */
     private final int wakeFd;
     private final int port;
+    private final boolean edgeTriggered;
+    /** What a connection is registered for at accept. */
+    private final int acceptedEvents;
     private final RequestHeads heads = new RequestHeads();
     private volatile boolean stopping;
     private Connection[] connections = new Connection[1024];
@@ -54,8 +64,15 @@ public final class FfmEpollFloor implements FloorServer {
     /** Bytes of input in {@link #in} for the connection being served. */
     private long inLength;
 
-    /** Binds {@code 127.0.0.1:port} (0: any free port). */
+    /** Binds {@code 127.0.0.1:port} (0: any free port), edge-triggered if {@code -Dpetrel.floor.trigger=edge}. */
     public FfmEpollFloor(int port) throws IOException {
+        this(port, EDGE_BY_DEFAULT);
+    }
+
+    /** Binds {@code 127.0.0.1:port} (0: any free port), level- or edge-triggered. */
+    public FfmEpollFloor(int port, boolean edgeTriggered) throws IOException {
+        this.edgeTriggered = edgeTriggered;
+        this.acceptedEvents = edgeTriggered ? EPOLLIN | EPOLLOUT | Libc.EPOLLRDHUP | Libc.EPOLLET : EPOLLIN;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(Libc.ERRNO_STATE);
             listenFd = check(state, "socket", Libc.socket(state, Libc.AF_INET,
@@ -83,7 +100,8 @@ public final class FfmEpollFloor implements FloorServer {
     }
 
     public static void main(String[] args) throws IOException {
-        FloorServer.main("ffm-epoll-floor", args, FfmEpollFloor::new);
+        FloorServer.main(EDGE_BY_DEFAULT ? "ffm-epoll-floor (edge-triggered)" : "ffm-epoll-floor", args,
+                FfmEpollFloor::new);
     }
 
     @Override
@@ -117,7 +135,9 @@ public final class FfmEpollFloor implements FloorServer {
                     } else {
                         Connection c = fd < connections.length ? connections[fd] : null;
                         if (c == null) continue; // closed earlier in this batch
-                        if ((ready & EPOLLOUT) != 0) {
+                        if (edgeTriggered) {
+                            onEdge(c, ready);
+                        } else if ((ready & EPOLLOUT) != 0) {
                             onWritable(c);
                         } else if ((ready & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0) {
                             onReadable(c); // a hang-up or an error shows as a read of 0 or -1
@@ -159,9 +179,9 @@ public final class FfmEpollFloor implements FloorServer {
             }
             Libc.setsockopt(errno, fd, Libc.IPPROTO_TCP, Libc.TCP_NODELAY, one, Integer.BYTES);
             if (fd >= connections.length) connections = Arrays.copyOf(connections, Math.max(fd + 1, connections.length * 2));
-            Connection c = new Connection(fd);
+            Connection c = new Connection(fd, acceptedEvents);
             connections[fd] = c;
-            event.set(JAVA_INT, EPOLL_EVENTS, EPOLLIN);
+            event.set(JAVA_INT, EPOLL_EVENTS, acceptedEvents);
             event.set(JAVA_LONG_UNALIGNED, EPOLL_DATA, fd);
             if (Libc.epollCtl(errno, epollFd, Libc.EPOLL_CTL_ADD, fd, event) < 0) close(c);
         }
@@ -183,6 +203,39 @@ public final class FfmEpollFloor implements FloorServer {
             int e = Libc.errno(errno);
             if (e == EAGAIN || e == EINTR) keepInput(c, 0);
             else close(c);
+        }
+    }
+
+    /** Edge-triggered: writes what waits, then reads and answers until the socket is drained or full. */
+    private void onEdge(Connection c, int ready) {
+        if (c.pendingOut != null) {
+            onWritable(c);
+            if (c.closed || c.pendingOut != null) return;
+        }
+        boolean hangUp = (ready & (Libc.EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
+        for (;;) {
+            restoreInput(c);
+            if (inLength == IN_CAP) { // a head longer than the buffer: not a client of this benchmark
+                close(c);
+                return;
+            }
+            long room = IN_CAP - inLength;
+            long n = Libc.read(errno, c.fd, inLength == 0 ? in : in.asSlice(inLength), room);
+            if (n > 0) {
+                inLength += n;
+                serve(c);
+                if (c.closed || c.pendingOut != null) return; // the EPOLLOUT edge brings it back
+                if (n < room && !hangUp) return; // drained: the next bytes bring a new edge
+            } else if (n == 0) {
+                close(c);
+                return;
+            } else {
+                int e = Libc.errno(errno);
+                if (e == EINTR) continue;
+                keepInput(c, 0);
+                if (e != EAGAIN) close(c);
+                return;
+            }
         }
     }
 
@@ -293,7 +346,7 @@ public final class FfmEpollFloor implements FloorServer {
     }
 
     private void setEvents(Connection c, int events) {
-        if (c.events == events) return;
+        if (edgeTriggered || c.events == events) return; // edge-triggered: registered for both, once
         event.set(JAVA_INT, EPOLL_EVENTS, events);
         event.set(JAVA_LONG_UNALIGNED, EPOLL_DATA, c.fd);
         if (Libc.epollCtl(errno, epollFd, Libc.EPOLL_CTL_MOD, c.fd, event) < 0) {
@@ -304,6 +357,7 @@ public final class FfmEpollFloor implements FloorServer {
     }
 
     private void close(Connection c) {
+        c.closed = true;
         connections[c.fd] = null;
         Libc.close(errno, c.fd); // also takes it out of the epoll set
     }
@@ -323,15 +377,17 @@ public final class FfmEpollFloor implements FloorServer {
     /** What a connection holds between events. */
     private static final class Connection {
         final int fd;
-        int events = EPOLLIN;
+        int events;
         boolean closing;
+        boolean closed;
         long skip;
         byte[] keptInput;
         byte[] pendingOut;
         int pendingFrom;
 
-        Connection(int fd) {
+        Connection(int fd, int events) {
             this.fd = fd;
+            this.events = events;
         }
     }
 }

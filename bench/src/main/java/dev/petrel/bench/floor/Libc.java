@@ -58,6 +58,8 @@ final class Libc {
     static final int EPOLLOUT = 0x4;
     static final int EPOLLERR = 0x8;
     static final int EPOLLHUP = 0x10;
+    static final int EPOLLRDHUP = 0x2000;
+    static final int EPOLLET = 1 << 31;
     static final int EFD_NONBLOCK = 0x800;
     static final int EFD_CLOEXEC = 0x80000;
 

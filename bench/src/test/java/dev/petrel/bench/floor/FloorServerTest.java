@@ -38,7 +38,7 @@ class FloorServerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "ffm-epoll"})
+    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge"})
     void answersTwoKeepAliveRequestsAndKeepsTheConnection(String kind) throws IOException {
         try (Socket socket = connect(kind)) {
             OutputStream out = socket.getOutputStream();
@@ -55,7 +55,7 @@ class FloorServerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "ffm-epoll"})
+    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge"})
     void answersAnHttp10RequestWithoutKeepAliveThenCloses(String kind) throws IOException {
         try (Socket socket = connect(kind)) {
             socket.getOutputStream().write(ascii("GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"));
@@ -65,7 +65,7 @@ class FloorServerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "ffm-epoll"})
+    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge"})
     void answersHttp10KeepAliveAsAbDoesWithTheHeader(String kind) throws IOException {
         try (Socket socket = connect(kind)) {
             OutputStream out = socket.getOutputStream();
@@ -79,7 +79,7 @@ class FloorServerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "ffm-epoll"})
+    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge"})
     void answersPipelinedAndSplitHeadsOnceEachAndSkipsABody(String kind) throws IOException, InterruptedException {
         try (Socket socket = connect(kind)) {
             OutputStream out = socket.getOutputStream();
@@ -95,10 +95,43 @@ class FloorServerTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge"})
+    void answersEveryRequestOfAClientThatReadsLateStoppingWhileItsOutputWaits(String kind) throws Exception {
+        int requests = 100_000; // about 12 MB of answers: far past a small receive window and a send buffer (4 MB at most by default)
+        try (Socket socket = connect(kind, 8192)) {
+            Thread writer = Thread.ofPlatform().name("pipelining-client").start(() -> {
+                try {
+                    OutputStream out = socket.getOutputStream();
+                    byte[] request = ascii("GET / HTTP/1.1\r\n\r\n");
+                    for (int i = 0; i < requests; i++) out.write(request);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            Thread.sleep(200); // the server's output fills before anything is read
+
+            InputStream in = socket.getInputStream();
+            byte[] expected = ascii(PLAIN);
+            for (int i = 0; i < requests; i++) {
+                byte[] got = in.readNBytes(expected.length);
+                assertThat(got).as("answer %d of %d", i + 1, requests).isEqualTo(expected);
+            }
+            writer.join(LIMIT_MILLIS);
+            assertThat(writer.isAlive()).as("the client wrote everything").isFalse();
+        }
+    }
+
     private Socket connect(String kind) throws IOException {
+        return connect(kind, 0);
+    }
+
+    /** Starts a {@code kind} floor and connects to it, with a receive buffer this small unless 0. */
+    private Socket connect(String kind, int receiveBuffer) throws IOException {
         server = switch (kind) {
             case "nio" -> new NioFloor(0);
-            case "ffm-epoll" -> new FfmEpollFloor(0);
+            case "ffm-epoll" -> new FfmEpollFloor(0, false);
+            case "ffm-epoll-edge" -> new FfmEpollFloor(0, true);
             default -> throw new IllegalArgumentException(kind);
         };
         loop = Thread.ofPlatform().name("floor-" + kind).daemon().start(() -> {
@@ -108,7 +141,9 @@ class FloorServerTest {
                 throw new java.io.UncheckedIOException(e);
             }
         });
-        Socket socket = new Socket(FloorServer.HOST, server.port());
+        Socket socket = new Socket();
+        if (receiveBuffer > 0) socket.setReceiveBufferSize(receiveBuffer);
+        socket.connect(new java.net.InetSocketAddress(FloorServer.HOST, server.port()), LIMIT_MILLIS);
         socket.setSoTimeout(LIMIT_MILLIS);
         return socket;
     }
