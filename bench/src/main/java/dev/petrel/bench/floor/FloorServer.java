@@ -40,7 +40,14 @@ interface FloorServer extends AutoCloseable {
             System.err.println("usage: " + name + " PORT   (listens on " + HOST + ":PORT until stopped)");
             System.exit(2);
         }
-        FloorServer server = factory.bind(port);
+        FloorServer server;
+        try {
+            server = factory.bind(port);
+        } catch (IOException e) {
+            System.err.println(name + ": cannot listen on " + HOST + ":" + port + ": " + e.getMessage());
+            System.exit(1);
+            return;
+        }
         System.err.println(name + " listening on http://" + HOST + ":" + server.port() + "/");
         server.run();
     }
