@@ -2,7 +2,7 @@
 # The transport floor (issue 38): the same minimal HelloWorld server over four I/O layers, side by side,
 # to bound what a native transport through FFM could gain over java.nio before one is built.
 #
-#   scripts/transport-floor.sh [PASSES]          (3 by default; about 2 minutes per pass)
+#   scripts/transport-floor.sh [PASSES]          (3 by default; about 2.5 minutes per pass)
 #
 # Servers (FLOOR_SERVERS picks and orders them; all by default):
 #   c                     bench/baseline/dummy.c, the lab's C floor (built into bench/target/baseline if absent)
@@ -11,6 +11,7 @@
 #                         downcalls to libc
 #   ffm-epoll-et          the same edge-triggered (-Dpetrel.floor.trigger=edge)
 #   ffm-epoll-noncritical ffm-epoll with no call linked critical (-Dpetrel.floor.critical=false)
+#   ffm-io_uring          dev.petrel.bench.floor.FfmIoUringFloor: io_uring through FFM (syscall, mmap; no liburing)
 # Each server in turn runs pinned to one CPU (taskset) and the load tool to the other; the server CPU
 # alternates 0, 1 by pass and the server order reverses every other pass. Per server and pass: a 3 s
 # wrk warm-up, then wrk -t1 -c100 -d10s (keep-alive); an ab -c100 -n 10000 warm-up, then ab -c100 -n 50000
@@ -29,11 +30,11 @@ usage() { echo "usage: scripts/transport-floor.sh [PASSES]   (PASSES: 1 to 99, d
 [ $# -le 1 ] || usage
 passes=${1:-3}
 [[ "$passes" =~ ^[1-9][0-9]?$ ]] || usage
-servers=${FLOOR_SERVERS:-c nio ffm-epoll ffm-epoll-et ffm-epoll-noncritical}
+servers=${FLOOR_SERVERS:-c nio ffm-epoll ffm-epoll-et ffm-epoll-noncritical ffm-io_uring}
 port=${FLOOR_PORT:-18590}
 [[ "$port" =~ ^[0-9]+$ ]] && [ "$port" -ge 1024 ] && [ "$port" -le 65535 ] || { echo "transport-floor: FLOOR_PORT must be 1024 to 65535, not '$port'" >&2; exit 2; }
 for server in $servers; do
-  case "$server" in c|nio|ffm-epoll|ffm-epoll-et|ffm-epoll-noncritical) ;; *) echo "transport-floor: unknown server '$server' in FLOOR_SERVERS (c nio ffm-epoll ffm-epoll-et ffm-epoll-noncritical)" >&2; exit 2 ;; esac
+  case "$server" in c|nio|ffm-epoll|ffm-epoll-et|ffm-epoll-noncritical|ffm-io_uring) ;; *) echo "transport-floor: unknown server '$server' in FLOOR_SERVERS (c nio ffm-epoll ffm-epoll-et ffm-epoll-noncritical ffm-io_uring)" >&2; exit 2 ;; esac
 done
 if [ "${FLOOR_SMOKE:-0}" = 1 ]; then
   warmup=1 seconds=1 ab_warm=500 ab_n=2000 abk_n=2000
@@ -100,6 +101,7 @@ start_server() { # server cpu
       taskset -c "$cpu" "${java[@]}" -Dpetrel.floor.trigger=edge dev.petrel.bench.floor.FfmEpollFloor "$port" > "$log" 2>&1 & ;;
     ffm-epoll-noncritical)
       taskset -c "$cpu" "${java[@]}" -Dpetrel.floor.critical=false dev.petrel.bench.floor.FfmEpollFloor "$port" > "$log" 2>&1 & ;;
+    ffm-io_uring) taskset -c "$cpu" "${java[@]}" dev.petrel.bench.floor.FfmIoUringFloor "$port" > "$log" 2>&1 & ;;
   esac
   pid=$!
   for _ in $(seq 1 100); do

@@ -73,20 +73,12 @@ public final class FfmEpollFloor implements FloorServer {
     public FfmEpollFloor(int port, boolean edgeTriggered) throws IOException {
         this.edgeTriggered = edgeTriggered;
         this.acceptedEvents = edgeTriggered ? EPOLLIN | EPOLLOUT | Libc.EPOLLRDHUP | Libc.EPOLLET : EPOLLIN;
+        ListenSocket listen = ListenSocket.open(port, true);
+        listenFd = listen.fd();
+        this.port = listen.port();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(Libc.ERRNO_STATE);
-            listenFd = check(state, "socket", Libc.socket(state, Libc.AF_INET,
-                    Libc.SOCK_STREAM | Libc.SOCK_NONBLOCK | Libc.SOCK_CLOEXEC, 0));
-            MemorySegment on = arena.allocateFrom(JAVA_INT, 1);
-            Libc.setsockopt(state, listenFd, Libc.SOL_SOCKET, Libc.SO_REUSEADDR, on, (int) on.byteSize());
-            MemorySegment address = Libc.loopback(arena, port);
             try {
-                check(state, "bind " + HOST + ":" + port,
-                        Libc.bind(state, listenFd, address, (int) address.byteSize()));
-                check(state, "listen", Libc.listen(state, listenFd, BACKLOG));
-                MemorySegment length = arena.allocateFrom(JAVA_INT, (int) address.byteSize());
-                check(state, "getsockname", Libc.getsockname(state, listenFd, address, length));
-                this.port = Short.toUnsignedInt(address.get(Libc.NET_SHORT, Libc.SIN_PORT));
                 epollFd = check(state, "epoll_create1", Libc.epollCreate1(state, Libc.EPOLL_CLOEXEC));
                 wakeFd = check(state, "eventfd", Libc.eventfd(state, 0, Libc.EFD_NONBLOCK | Libc.EFD_CLOEXEC));
                 MemorySegment registration = arena.allocate(EPOLL_EVENT);
@@ -368,10 +360,8 @@ public final class FfmEpollFloor implements FloorServer {
         check(state, "epoll_ctl", Libc.epollCtl(state, epollFd, Libc.EPOLL_CTL_ADD, fd, registration));
     }
 
-    /** {@code result}, or an IOException naming the call and its errno when it is negative. */
     private static int check(MemorySegment state, String call, int result) throws IOException {
-        if (result < 0) throw new IOException(Libc.failed(call, Libc.errno(state)));
-        return result;
+        return ListenSocket.check(state, call, result);
     }
 
     /** What a connection holds between events. */

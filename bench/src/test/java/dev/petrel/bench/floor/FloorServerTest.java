@@ -38,7 +38,7 @@ class FloorServerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge"})
+    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge", "ffm-io_uring"})
     void answersTwoKeepAliveRequestsAndKeepsTheConnection(String kind) throws IOException {
         try (Socket socket = connect(kind)) {
             OutputStream out = socket.getOutputStream();
@@ -55,7 +55,7 @@ class FloorServerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge"})
+    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge", "ffm-io_uring"})
     void answersAnHttp10RequestWithoutKeepAliveThenCloses(String kind) throws IOException {
         try (Socket socket = connect(kind)) {
             socket.getOutputStream().write(ascii("GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"));
@@ -65,7 +65,7 @@ class FloorServerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge"})
+    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge", "ffm-io_uring"})
     void answersHttp10KeepAliveAsAbDoesWithTheHeader(String kind) throws IOException {
         try (Socket socket = connect(kind)) {
             OutputStream out = socket.getOutputStream();
@@ -79,7 +79,7 @@ class FloorServerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge"})
+    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge", "ffm-io_uring"})
     void answersPipelinedAndSplitHeadsOnceEachAndSkipsABody(String kind) throws IOException, InterruptedException {
         try (Socket socket = connect(kind)) {
             OutputStream out = socket.getOutputStream();
@@ -96,7 +96,7 @@ class FloorServerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge"})
+    @ValueSource(strings = {"nio", "ffm-epoll", "ffm-epoll-edge", "ffm-io_uring"})
     void answersEveryRequestOfAClientThatReadsLateStoppingWhileItsOutputWaits(String kind) throws Exception {
         int requests = 100_000; // about 12 MB of answers: far past a small receive window and a send buffer (4 MB at most by default)
         try (Socket socket = connect(kind, 8192)) {
@@ -132,6 +132,7 @@ class FloorServerTest {
             case "nio" -> new NioFloor(0);
             case "ffm-epoll" -> new FfmEpollFloor(0, false);
             case "ffm-epoll-edge" -> new FfmEpollFloor(0, true);
+            case "ffm-io_uring" -> new FfmIoUringFloor(0);
             default -> throw new IllegalArgumentException(kind);
         };
         loop = Thread.ofPlatform().name("floor-" + kind).daemon().start(() -> {
