@@ -83,7 +83,8 @@ final class ConnectorsScenario implements Scenario {
         return List.of(new MetricInfo("rps", "requests/s", "req/s", true),
                 new MetricInfo("p99_ms", "p99", "ms", false),
                 new MetricInfo("failed", "failed", "requests", false),
-                new MetricInfo("time_per_request_ms", "time per request", "ms", false));
+                new MetricInfo("time_per_request_ms", "time per request", "ms", false),
+                new MetricInfo("cpu_us_per_request", "server CPU per request", "µs", false));
     }
 
     /** The variants kept out of the headline: ab -k's, whose figures are ab's own limit. */
@@ -128,7 +129,10 @@ final class ConnectorsScenario implements Scenario {
                         + "answers wrk several times as many), so it ranks servers by how they share the machine with ab, "
                         + "and the headline leaves it out. ab speaks HTTP/1.0: without `-k` every request opens and closes "
                         + "a connection, so over HTTPS every request is a full TLS handshake. p99 is wrk's latency "
-                        + "distribution, or ab's percentiles (`-e`); time per request is wrk's mean latency, or ab's mean. "
+                        + "distribution, or ab's percentiles (`-e`); time per request is wrk's mean latency, or ab's mean; server "
+                        + "CPU per request is the server's CPU time (user and system, from /proc) over the measured run "
+                        + "divided by the requests answered: a client on one CPU caps the keep-alive rate near the fastest "
+                        + "servers', and the cost still tells them apart. "
                         + "Every server presents the same self-signed EC P-256 certificate, made by the lab with the JDK's "
                         + "keytool, and keeps its own TLS defaults: JSSE, except the `-native` Petrel servers and "
                         + "netty-epoll-boringssl (BoringSSL) and nginx (the system's OpenSSL); ab's and wrk's TLS options "
@@ -224,7 +228,9 @@ final class ConnectorsScenario implements Scenario {
 
     /** A keep-alive column: wrk for a fixed time, its rate, its latency distribution's p99 and mean. */
     private void measureWrk(Measurement run, Variant variant, String path) throws IOException, InterruptedException {
+        ProcessCpu.Sample start = run.server().cpuSample();
         WrkOutput wrk = LoadTools.wrk(run, variant.name(), run.clientCpu(), CLIENTS, wrkDuration(), variant.url(run, path), true);
+        ProcessCpu.Sample end = run.server().cpuSample();
         if (wrk == null) return;
         if (wrk.non2xx3xx() > 0) {
             run.problem(variant.name(), wrk.non2xx3xx() + " of " + wrk.requests() + " responses were not 2xx or 3xx "
@@ -240,12 +246,28 @@ final class ConnectorsScenario implements Scenario {
         run.record(variant.name(), "p99_ms", p99);
         run.record(variant.name(), "failed", wrk.socketErrors());
         run.record(variant.name(), "time_per_request_ms", wrk.latencyAvgMs());
+        recordCpu(run, variant, start, end, wrk.requests());
+    }
+
+    /**
+     * The server's CPU time per request over the measured run: what a request costs the server,
+     * whether or not the client was the bottleneck. On this two-CPU lab a client on one CPU caps
+     * the keep-alive rate near the fastest servers' (the C floor and Java NIO's floor measure the
+     * same there, {@code scripts/transport-floor.sh}); the cost tells them apart.
+     */
+    private static void recordCpu(Measurement run, Variant variant, ProcessCpu.Sample start, ProcessCpu.Sample end, long requests)
+            throws IOException {
+        if (requests <= 0) return;
+        run.record(variant.name(), "cpu_us_per_request",
+                ProcessCpu.microsEach(ProcessCpu.ticksBetween(start, end), ProcessCpu.ticksPerSecond(), requests));
     }
 
     /** A column measured with ab, with or without {@code -k}, with its 99th percentile ({@code -e}). */
     private void measureAb(Measurement run, Variant variant, Duration limit, String path) throws IOException, InterruptedException {
+        ProcessCpu.Sample start = run.server().cpuSample();
         LoadTools.Ab ab = LoadTools.ab(run, variant.name(), run.clientCpu(), variant.keepAlive(), CLIENTS, requests(variant), limit,
                 variant.url(run, path), 99);
+        ProcessCpu.Sample end = run.server().cpuSample();
         if (ab == null) return;
         if (variant.https() && ab.output().tls() != null) {
             run.note("TLS negotiated by ab with " + run.serverName() + ": " + ab.output().tls().summary());
@@ -256,5 +278,6 @@ final class ConnectorsScenario implements Scenario {
         if (p99 != null) run.record(variant.name(), "p99_ms", p99 / 1000);
         run.record(variant.name(), "failed", ab.output().failed() + ab.output().non2xx());
         run.record(variant.name(), "time_per_request_ms", ab.output().timePerRequestMs());
+        recordCpu(run, variant, start, end, ab.output().complete());
     }
 }
