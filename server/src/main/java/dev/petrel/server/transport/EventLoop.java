@@ -35,7 +35,7 @@ final class EventLoop implements AutoCloseable {
      * A loop on a thread of {@code threads}' kind. On a virtual thread the loop and the virtual
      * threads it hands requests to share the carriers: on a busy server the hand-over each way is a
      * switch between continuations on one carrier rather than between two threads of the kernel,
-     * which on one CPU cost 0.7 context switches per request (see {@link LoopThreads}).
+     * which on one CPU cost 0.6 context switches per request (see {@link LoopThreads}).
      */
     EventLoop(String name, LoopThreads threads) throws IOException {
         this.selector = Selector.open();
