@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Connector;
+import dev.petrel.server.Handler;
 import dev.petrel.server.Http2Config;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
@@ -65,7 +66,7 @@ class ConnectorsTest {
     @Test
     void connectorsShareOneSetOfEventLoops() throws Exception {
         long before = loopThreads();
-        try (Server server = Server.builder().host("127.0.0.1").transport(TransportKind.NIO).eventLoops(2).handler(app())
+        try (Server server = Server.builder().host("127.0.0.1").transport(TransportKind.NIO).eventLoops(2).handler(nonBlockingApp())
                 .connector(Connector.http(0)).connector(Connector.http(0)).connector(Connector.http(0))
                 .connector(Connector.ajp(0, AjpConfig.withSecret(SECRET))).start()) {
             assertThat(loopThreads() - before).as("event loops for four connectors").isEqualTo(2);
@@ -80,6 +81,11 @@ class ConnectorsTest {
 
     private static long loopThreads() {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.isAlive() && t.getName().startsWith("petrel-nio-loop-")).count();
+    }
+
+    /** A handler that never blocks: the loops are then platform threads, which {@link #loopThreads} can count. */
+    private static Handler nonBlockingApp() {
+        return Handler.nonBlocking(app());
     }
 
     @Test

@@ -120,9 +120,13 @@ class RouterTest {
         }
     }
 
-    /** Where a handler ran, as it tells the client: the nio event loop or a virtual thread. */
+    /**
+     * Where a handler ran, as it tells the client: the nio event loop, or a virtual thread of its
+     * own. By name, since a loop is itself a virtual thread when the handler may block.
+     */
     private static void reportThread(dev.petrel.server.Request request, dev.petrel.server.Response response) throws java.io.IOException {
-        response.send(Thread.currentThread().isVirtual() ? "virtual" : "loop");
+        Thread current = Thread.currentThread();
+        response.send(current.getName().startsWith("petrel-nio-loop-") ? "loop" : current.isVirtual() ? "virtual" : "platform");
     }
 
     private static Handler memoryAndDisk() {
