@@ -2,6 +2,7 @@ package dev.petrel.server.transport;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -128,11 +129,20 @@ final class EventLoop implements AutoCloseable {
         return selector.selectNow(this::dispatch) > 0 || !tasks.isEmpty();
     }
 
-    private void dispatch(SelectionKey key) {
-        switch (key.attachment()) {
-            case NioConnection connection -> connection.onReady(key);
-            case NioListener listener -> listener.onAcceptable();
-            default -> { }
+    /**
+     * Hands one ready key to what it belongs to. A worker may close its connection's channel while
+     * the loop hands out that very key's readiness: the key is then cancelled between the select and
+     * here, and reading its ready set throws. That is a connection gone, not a failure of the loop.
+     */
+    void dispatch(SelectionKey key) {
+        try {
+            switch (key.attachment()) {
+                case NioConnection connection -> connection.onReady(key);
+                case NioListener listener -> listener.onAcceptable();
+                default -> { }
+            }
+        } catch (CancelledKeyException closedMeanwhile) {
+            // its closer has released the connection; the next select lets the key go
         }
     }
 

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SelectionKey;
@@ -247,12 +248,25 @@ final class NioEndpoint implements Endpoint {
     /** On the loop: adds what the workers wait for to the key's interest. */
     private void watchAwaited() {
         int ops = (reader.waiting ? reader.op : 0) | (writer.waiting ? writer.op : 0);
-        if (ops != 0 && key.isValid()) key.interestOps(key.interestOps() | ops);
+        if (ops != 0) changeInterest(ops, 0);
+    }
+
+    /**
+     * Adds and removes interest ops on the loop. Another thread may close the channel at any time (a
+     * worker, a write watchdog, a stop), cancelling the key even after a validity check: then there
+     * is nothing left to watch.
+     */
+    private void changeInterest(int add, int remove) {
+        try {
+            if (key.isValid()) key.interestOps((key.interestOps() | add) & ~remove);
+        } catch (CancelledKeyException closedMeanwhile) {
+            // the closer releases the waiters
+        }
     }
 
     /** On the loop: the socket is ready while workers run the engine; wake those waiting for it. */
     void onReady(int readyOps) {
-        if (key.isValid()) key.interestOps(key.interestOps() & ~readyOps); // level-triggered: stop watching until asked again
+        changeInterest(0, readyOps); // level-triggered: stop watching until asked again
         wakeIfReady(reader, readyOps);
         wakeIfReady(writer, readyOps);
     }
