@@ -50,7 +50,9 @@ import javax.net.ssl.StandardConstants;
  * nothing is buffered in them (the connection waits for its next request): the plaintext in and
  * ciphertext out always, the ciphertext in over a raw endpoint that
  * {@linkplain Endpoint#waitsWithoutThread() waits without a thread} (elsewhere a thread waits in
- * a read with it). They are taken again when the next read or write begins.
+ * a read with it). They are taken again when the next read or write begins. With
+ * {@linkplain Buffers#DIRECT native memory}, a write also copies its plaintext into a fourth
+ * buffer, taken from the pool for that write only.
  *
  * <p>Threads: full duplex. One thread may read while another writes, as the {@code SSLEngine}
  * allows {@code unwrap} and {@code wrap} to run at once: a read lock keeps the input side (the
@@ -84,6 +86,7 @@ public final class TlsEndpoint implements Endpoint {
     private final TlsBufferPool pool; // null: the record buffers are this endpoint's own, for good
     private final int packetSize;
     private final int appInSize;
+    private final int plaintextPerRecord; // what one record of a write through native memory carries
     private final AtomicBoolean released = new AtomicBoolean();
     private final ReentrantLock readLock = new ReentrantLock();
     private final ReentrantLock writeLock = new ReentrantLock();
@@ -97,7 +100,7 @@ public final class TlsEndpoint implements Endpoint {
     private boolean inboundDone;      // the peer's close_notify or end of stream was read
     // guarded by writeLock
     private ByteBuffer netOut;        // ciphertext wrapped, not written yet: from 0 to position; or NONE
-    private ByteBuffer appOut;        // native memory only: plaintext copied in for the engine to wrap; made at the first write
+    private ByteBuffer ownAppOut;     // native memory without a pool: plaintext copied in for the engine to wrap; made at the first write
     private boolean closeNotifySent;
     private boolean answered;         // the server has written its first handshake flight
     // written under both locks during the handshake
@@ -190,6 +193,7 @@ public final class TlsEndpoint implements Endpoint {
         // BoringSSL checks the room against the record's length before decrypting it (16,401 bytes
         // for 16 KiB of TLS 1.3 plaintext), and would otherwise ask for a larger buffer every time.
         this.appInSize = Math.max(session.getApplicationBufferSize(), packetSize);
+        this.plaintextPerRecord = Math.min(session.getApplicationBufferSize(), packetSize);
         this.netIn = NONE;
         this.appIn = NONE;
         this.netOut = NONE;
@@ -856,16 +860,31 @@ public final class TlsEndpoint implements Endpoint {
         }
     }
 
-    /** Copies the plaintext into native memory a record's worth at a time, and wraps it from there. */
+    /**
+     * Copies the plaintext into native memory a record's worth at a time, and wraps it from there.
+     * With a pool, that native buffer is a pooled packet-sized one, held for this write only: kept
+     * by the connection it was 16 KiB of native memory per idle TLS connection, which the heap's
+     * figures never showed. Nothing keeps it after the wrap: the engine copies what it encrypts.
+     */
     private void writeThroughNativeMemory(byte[] src, int off, int len) throws IOException {
-        if (appOut == null) appOut = buffers.allocate(engine.getSession().getApplicationBufferSize());
-        int end = off + len;
-        while (off < end) {
-            int n = Math.min(appOut.capacity(), end - off);
-            appOut.clear().put(src, off, n).flip();
-            wrapAll(appOut);
-            off += n;
+        ByteBuffer plain = pool != null ? take(packetSize) : ownAppOut();
+        try {
+            int perRecord = Math.min(plain.capacity(), plaintextPerRecord);
+            int end = off + len;
+            while (off < end) {
+                int n = Math.min(perRecord, end - off);
+                plain.clear().put(src, off, n).flip();
+                wrapAll(plain);
+                off += n;
+            }
+        } finally {
+            giveBack(plain);
         }
+    }
+
+    private ByteBuffer ownAppOut() {
+        if (ownAppOut == null) ownAppOut = buffers.allocate(packetSize);
+        return ownAppOut;
     }
 
     /** Writes queued records, then whatever post-handshake message (a KeyUpdate) the engine still has to send. */

@@ -76,8 +76,13 @@ public final class TlsStep implements SelectionStep {
             TlsContext current = context.current();
             TlsEndpoint.Buffers buffers = current.engines().wantsDirectBuffers() ? TlsEndpoint.Buffers.DIRECT : TlsEndpoint.Buffers.HEAP;
             SSLEngine engine = current.newEngine();
-            this.tls = new TlsEndpoint(raw, engine, current::release, HandshakeLane.shared(), buffers,
-                    recordBuffers(engine.getSession().getPacketBufferSize(), buffers));
+            try {
+                this.tls = new TlsEndpoint(raw, engine, current::release, HandshakeLane.shared(), buffers,
+                        recordBuffers(engine.getSession().getPacketBufferSize(), buffers));
+            } catch (OutOfMemoryError noRoomForRecords) { // native memory at -XX:MaxDirectMemorySize: the engine's own is freed now
+                current.release(engine);
+                throw noRoomForRecords;
+            }
             this.timeoutMillis = (int) Math.clamp(current.handshakeTimeout().toMillis(), 1, Integer.MAX_VALUE);
         }
 

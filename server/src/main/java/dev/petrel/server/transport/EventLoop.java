@@ -110,8 +110,9 @@ final class EventLoop implements AutoCloseable {
                 }
             } catch (ClosedSelectorException e) {
                 return;
-            } catch (IOException | RuntimeException e) {
-                // one connection's failure must not stop the loop serving the others
+            } catch (IOException | RuntimeException | OutOfMemoryError e) {
+                // one connection's failure must not stop the loop serving the others; nor must memory
+                // running out for one (a dead loop would leave all of its connections unanswered)
                 LOG.log(System.Logger.Level.ERROR, "event loop " + thread.getName() + " failed", e);
             }
         }

@@ -147,8 +147,10 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     private void start(C connection) {
         try {
             serve(connection);
-        } catch (IOException | RuntimeException e) {
-            notStarted(connection, e); // serve() registered nothing
+        } catch (IOException | RuntimeException | OutOfMemoryError e) {
+            // serve() registered nothing; out of memory (direct memory for TLS records, say), this
+            // connection is refused and the ones already served go on
+            notStarted(connection, e);
         }
     }
 
@@ -180,7 +182,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
      * An admitted connection could not be started (before {@link #opened}): frees its slot and
      * closes it, logging the cause unless it is the socket's own failure.
      */
-    final void notStarted(C connection, Exception cause) {
+    final void notStarted(C connection, Throwable cause) {
         slots.release();
         closeQuietly(connection);
         if (!(cause instanceof java.net.SocketException)) LOG.log(System.Logger.Level.WARNING, "could not start a connection", cause);

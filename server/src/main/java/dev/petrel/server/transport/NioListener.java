@@ -131,6 +131,9 @@ final class NioListener extends Listener<SocketChannel> {
                 connection.start(channel.register(loop.selector(), 0, connection));
             } catch (IOException | RuntimeException e) {
                 endpoint.close(); // closed meanwhile (drained at stop), or the selector is gone
+            } catch (OutOfMemoryError e) { // its first step found no memory (direct memory for TLS records, say)
+                LOG.log(System.Logger.Level.WARNING, "could not start a connection: " + e.getMessage());
+                endpoint.close();
             }
         };
         if (loop.inLoop()) register.run(); // accepted on the loop that serves it: no hand-over
