@@ -154,10 +154,7 @@ public final class FfmEpollFloor implements FloorServer {
     @Override
     public void close() {
         stopping = true;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Libc.ERRNO_STATE);
-            Libc.write(state, wakeFd, arena.allocateFrom(JAVA_LONG, 1L), Long.BYTES);
-        }
+        Libc.signal(wakeFd);
     }
 
     private void onAccept() {

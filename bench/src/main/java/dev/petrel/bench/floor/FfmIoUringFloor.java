@@ -108,10 +108,7 @@ public final class FfmIoUringFloor implements FloorServer {
     @Override
     public void close() {
         stopping = true;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Libc.ERRNO_STATE);
-            Libc.write(state, wakeFd, arena.allocateFrom(JAVA_LONG, 1L), Long.BYTES);
-        }
+        Libc.signal(wakeFd);
     }
 
     private void completed(long userData, int result) throws IOException {

@@ -239,6 +239,13 @@ final class Libc {
         }
     }
 
+    /** Adds one to the eventfd {@code fd}, from any thread: wakes a loop that waits on it to see that it should stop. */
+    static void signal(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            write(arena.allocate(ERRNO_STATE), fd, arena.allocateFrom(JAVA_LONG, 1L), Long.BYTES);
+        }
+    }
+
     /** One line for a failed start-up call (the number, not strerror's text: one call fewer to link). */
     static String failed(String call, int errno) {
         return call + " failed, errno " + errno;
