@@ -384,9 +384,14 @@ final class RawClient implements AutoCloseable {
         }
     }
 
-    /** Closes the connection from the client's side now, inside the try block that will close it again. */
+    /**
+     * Closes the connection from the client's side now, inside the try block that will close it
+     * again. Over TLS this closes the TCP socket itself: the JDK's {@code SSLSocket.close()} first
+     * waits for and skips whatever the server is sending, for as long as more keeps coming, so a
+     * client leaving that way would go on reading a response it was meant to abandon.
+     */
     void disconnect() throws IOException {
-        socket.close();
+        tcp.close();
     }
 
     @Override
