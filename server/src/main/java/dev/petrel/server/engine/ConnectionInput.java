@@ -128,6 +128,10 @@ public final class ConnectionInput {
     public int fillAvailable() throws IOException {
         makeRoom();
         int room = buffer.remaining();
+        // A read that fails (a reset) has not read the socket dry: the next look must read, and meet
+        // the failure again. Left as it was, the loop took the connection for drained and waited for
+        // readiness that an errored socket reports forever, failing a read on each report.
+        drained = false;
         int n;
         try {
             n = endpoint.readAvailable(buffer);

@@ -52,4 +52,23 @@ class IdleConnectionsTest {
             }
         }
     }
+
+    /**
+     * A client that resets its connection between requests: the server lets the connection go at
+     * once, not at the idle timeout. On the event loop, serving inline, the read that met the reset
+     * used to leave the connection taken for read dry: it went back to waiting, the socket stayed
+     * readable, and the loop met the reset again and again, an exception each time, until the idle
+     * timeout.
+     */
+    @TransportTest
+    void anIdleConnectionItsClientResetsIsFreedAtOnce(Transport kind) throws Exception {
+        var config = TestServers.config().idleTimeout(Duration.ofSeconds(60)).build();
+        try (Server server = TestServers.builder(kind, config, TestApp.handler()).start();
+             RawClient client = RawClient.connect(server)) {
+            assertThat(client.send(Requests.get("/")).read().status()).isEqualTo(200);
+            Thread.sleep(50); // the server is back to waiting for the next head
+            client.reset();
+            TestServers.awaitLiveConnections(server, 0);
+        }
+    }
 }
