@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Where a lab server spends its CPU at 100 keep-alive clients: an async-profiler CPU profile,
+# summed by frame, for one server of the lab at a time (Petrel and the peers alike).
+#
+#   scripts/cpu-profile.sh MAIN_CLASS [ARGS...] [--cpu 0|1] [--out DIR]
+#
+#   scripts/cpu-profile.sh PetrelHello nio inline     # Petrel, handler on the event loop
+#   scripts/cpu-profile.sh NettyHello epoll jdk       # netty-epoll, as the lab runs it
+#
+# Starts the lab's server class (bench/target/lib, built by ./petrel bench) on one CPU (default 0)
+# with async-profiler's agent, loads it from the other CPU with wrk -t1 -c100 (5 s warm-up, then
+# 10 s profiled), and writes into DIR (default: a new folder under /tmp):
+#   profile.collapsed  the stacks, one per line with their sample count (flame graph input)
+#   profile.html       the flame graph
+#   summary.txt        the requests, the samples per request, and the frames with the most
+#                      samples of their own ("self") and in their subtree ("total")
+# async-profiler comes from its jar on Maven Central (tools.profiler:async-profiler), fetched by
+# the Maven wrapper into target/async-profiler once. Only 127.0.0.1; the server is stopped by its PID.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+usage() { echo "usage: scripts/cpu-profile.sh MAIN_CLASS [ARGS...] [--cpu 0|1] [--out DIR]" >&2; exit 2; }
+[ $# -ge 1 ] || usage
+main=$1; shift
+args=() cpu=0 out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --cpu) [ $# -ge 2 ] || usage; cpu=$2; shift 2 ;;
+    --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+case "$cpu" in 0) load_cpu=1 ;; 1) load_cpu=0 ;; *) usage ;; esac
+for tool in taskset wrk curl unzip; do
+  command -v "$tool" >/dev/null || { echo "cpu-profile: $tool is not installed" >&2; exit 1; }
+done
+[ -d bench/target/lib ] || { echo "cpu-profile: no bench/target/lib; build the lab first (./petrel bench --help builds it)" >&2; exit 1; }
+# shellcheck source=scripts/jdk.sh
+. scripts/jdk.sh
+petrel_find_jdk
+
+version=4.6
+agent=target/async-profiler/linux-x64/libasyncProfiler.so
+if [ ! -f "$agent" ]; then
+  mkdir -p target/async-profiler
+  JAVA_HOME="$PETREL_JAVA_HOME" ./mvnw -B -q -N dependency:copy -Dartifact="tools.profiler:async-profiler:$version" \
+    -DoutputDirectory=target/async-profiler >/dev/null
+  (cd target/async-profiler && unzip -q -o "async-profiler-$version.jar" 'linux-x64/*')
+fi
+[ -n "$out" ] || out=$(mktemp -d /tmp/cpu-profile.XXXXXX)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+port=18558
+url="http://127.0.0.1:$port/"
+log="$out/server.log"
+# the profiler is loaded into the running server after the warm-up (jcmd), so that it samples only the load
+taskset -c "$cpu" "$PETREL_JAVA_HOME/bin/java" -Xms512m -Xmx512m --enable-native-access=ALL-UNNAMED \
+  -XX:+EnableDynamicAgentLoading -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints \
+  -cp "bench/target/lib/*" "dev.petrel.bench.servers.$main" "$port" "${args[@]}" > "$log" 2>&1 &
+pid=$!
+stop() { kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; }
+trap 'stop || true' EXIT
+for _ in $(seq 1 100); do curl -fs "$url" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -fs "$url" >/dev/null || { echo "cpu-profile: the server did not answer"; cat "$log"; exit 1; }
+
+# quoted for jcmd, which would take the '=' in the profiler's options for its own option syntax
+profiler() { "$PETREL_JAVA_HOME/bin/jcmd" "$pid" JVMTI.agent_load "$PWD/$agent" "\"$1\"" | grep -q "return code: 0"; }
+taskset -c "$load_cpu" wrk -t1 -c100 -d5s "$url" >/dev/null
+profiler "start,event=cpu,interval=1ms"
+result=$(taskset -c "$load_cpu" wrk -t1 -c100 -d10s "$url")
+profiler "dump,file=$out/profile.html"
+profiler "stop,file=$out/profile.collapsed,collapsed"
+requests=$(echo "$result" | awk '/requests in/ {print $1}')
+[ -n "$requests" ] && [ "$requests" -gt 0 ] || { echo "cpu-profile: the load answered nothing"; echo "$result"; exit 1; }
+
+awk -v r="$requests" -v name="$main ${args[*]}" -v cpu="$cpu" '
+  { n = $NF; $NF = ""; sub(/ $/, ""); total += n
+    k = split($0, f, ";")
+    self[f[k]] += n
+    delete seen
+    for (i = 1; i <= k; i++) if (!(f[i] in seen)) { seen[f[i]] = 1; sub_[f[i]] += n } }
+  END {
+    printf "%s, server on CPU %s, wrk -t1 -c100 -d10s: %d requests, %d samples (1 ms each), %.2f us of CPU per request\n",
+      name, cpu, r, total, total * 1000 / r
+    print "\nself (the frame itself), % of samples:"
+    for (g in self) printf "%6.2f%%  %s\n", self[g] * 100 / total, g | "sort -rn | head -25"
+    close("sort -rn | head -25")
+    print "\ntotal (the frame and what it calls), % of samples:"
+    for (g in sub_) printf "%6.2f%%  %s\n", sub_[g] * 100 / total, g | "sort -rn | head -40"
+  }' "$out/profile.collapsed" > "$out/summary.txt"
+cat "$out/summary.txt"
+echo "cpu-profile: $out"
