@@ -12,8 +12,9 @@
 # 10 s profiled), and writes into DIR (default: a new folder under /tmp):
 #   profile.collapsed  the stacks, one per line with their sample count (flame graph input)
 #   profile.html       the flame graph
-#   summary.txt        the requests, the samples per request, and the frames with the most
-#                      samples of their own ("self") and in their subtree ("total")
+#   summary.txt        the requests, the CPU per request (the kernel's, Java code's, the JVM's and
+#                      native code's), and the frames with the most samples of their own ("self")
+#                      and in their subtree ("total")
 # async-profiler comes from its jar on Maven Central (tools.profiler:async-profiler), fetched by
 # the Maven wrapper into target/async-profiler once. Only 127.0.0.1; the server is stopped by its PID.
 set -euo pipefail
@@ -78,11 +79,15 @@ awk -v r="$requests" -v name="$main ${args[*]}" -v cpu="$cpu" '
   { n = $NF; $NF = ""; sub(/ $/, ""); total += n
     k = split($0, f, ";")
     self[f[k]] += n
+    # where the sample was taken: the kernel marks its frames _[k]; Java frames name a class path
+    if (f[k] ~ /_\[k\]$/) kernel += n; else if (f[k] ~ /\//) java += n; else jvm += n
     delete seen
     for (i = 1; i <= k; i++) if (!(f[i] in seen)) { seen[f[i]] = 1; sub_[f[i]] += n } }
   END {
     printf "%s, server on CPU %s, wrk -t1 -c100 -d10s: %d requests, %d samples (1 ms each), %.2f us of CPU per request\n",
       name, cpu, r, total, total * 1000 / r
+    printf "kernel %.1f%% (%.2f us/request), Java code %.1f%% (%.2f), JVM and native code %.1f%% (%.2f)\n",
+      kernel * 100 / total, kernel * 1000 / r, java * 100 / total, java * 1000 / r, jvm * 100 / total, jvm * 1000 / r
     print "\nself (the frame itself), % of samples:"
     for (g in self) printf "%6.2f%%  %s\n", self[g] * 100 / total, g | "sort -rn | head -25"
     close("sort -rn | head -25")
