@@ -32,13 +32,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$cpu" in 0) load_cpu=1 ;; 1) load_cpu=0 ;; *) usage ;; esac
-for tool in taskset wrk curl unzip; do
-  command -v "$tool" >/dev/null || { echo "cpu-profile: $tool is not installed" >&2; exit 1; }
-done
-[ -d bench/target/lib ] || { echo "cpu-profile: no bench/target/lib; build the lab first (./petrel bench --help builds it)" >&2; exit 1; }
-# shellcheck source=scripts/jdk.sh
-. scripts/jdk.sh
-petrel_find_jdk
+# shellcheck source=scripts/lab-env.sh
+. scripts/lab-env.sh
+petrel_lab_ready cpu-profile taskset wrk curl unzip
 
 version=4.6
 agent=target/async-profiler/linux-x64/libasyncProfiler.so

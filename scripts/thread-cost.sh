@@ -28,13 +28,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$load" in c100|c1) ;; *) usage ;; esac
-for tool in taskset wrk ab curl; do
-  command -v "$tool" >/dev/null || { echo "thread-cost: $tool is not installed" >&2; exit 1; }
-done
-[ -d bench/target/lib ] || { echo "thread-cost: no bench/target/lib; build the lab first (./petrel bench --help builds it)" >&2; exit 1; }
-# shellcheck source=scripts/jdk.sh
-. scripts/jdk.sh
-petrel_find_jdk
+# shellcheck source=scripts/lab-env.sh
+. scripts/lab-env.sh
+petrel_lab_ready thread-cost taskset wrk ab curl
 
 port=18557
 url="http://127.0.0.1:$port/"
