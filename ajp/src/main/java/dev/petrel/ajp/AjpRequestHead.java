@@ -1,8 +1,11 @@
 package dev.petrel.ajp;
 
+import dev.petrel.http.BodyFraming;
 import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HeaderFieldsBuilder;
 import dev.petrel.http.HttpVersion;
+import dev.petrel.http.RequestHead;
+import dev.petrel.http.TargetForm;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,6 +20,7 @@ import java.util.List;
  */
 public final class AjpRequestHead {
     final HeaderFieldsBuilder headers = new HeaderFieldsBuilder(1024);
+    private final RequestHead request = new RequestHead();
     final List<String> attributeNames = new ArrayList<>(4);
     final List<String> attributeValues = new ArrayList<>(4);
     String method;
@@ -62,6 +66,26 @@ public final class AjpRequestHead {
         sslSession = null;
         sslKeySize = -1;
         secret = null;
+    }
+
+    /**
+     * The client's request as every protocol's head says it, filled once the packet parsed
+     * ({@link ForwardRequestParser#parse} returned null): the target rebuilt from {@link #uri()}
+     * and {@link #query()}; the host from the {@code Host} field, else the {@link #serverName()} the
+     * front end received the request for; a body of declared length, or of unknown length when
+     * the client sent it chunked.
+     */
+    public RequestHead request() {
+        return request;
+    }
+
+    /** Fills {@link #request()} from the parsed packet. */
+    void complete() {
+        request.line(method, target(), uri.equals("*") ? TargetForm.ASTERISK : TargetForm.ORIGIN, uri, query, version);
+        String host = headers.fields().first("Host");
+        request.fields(headers.fields(), host != null ? host : serverName);
+        BodyFraming framing = contentLength > 0 ? BodyFraming.LENGTH : chunked ? BodyFraming.FRAMED : BodyFraming.NONE;
+        request.body(framing, contentLength, false); // the front end answers Expect: 100-continue itself
     }
 
     /** The method, e.g. {@code GET}. */

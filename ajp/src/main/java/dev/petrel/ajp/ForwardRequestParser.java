@@ -1,5 +1,7 @@
 package dev.petrel.ajp;
 
+import dev.petrel.http.Decimal;
+import dev.petrel.http.HttpChars;
 import dev.petrel.http.HttpError;
 import dev.petrel.http.HttpLimits;
 import dev.petrel.http.HttpVersion;
@@ -86,6 +88,7 @@ public final class ForwardRequestParser {
         } else {
             return new HttpError(505, "Only HTTP/1.1 and HTTP/1.0 are supported");
         }
+        head.complete();
         return null;
     }
 
@@ -120,7 +123,7 @@ public final class ForwardRequestParser {
             byte[] name = codedName != null ? codedName : bytes;
             int nameAt = codedName != null ? 0 : nameOffset;
             if (equalsIgnoreCase(name, nameAt, nameLength, CONTENT_LENGTH)) {
-                long declared = digits(bytes, valueOffset, valueLength);
+                long declared = contentLength(bytes, valueOffset, valueLength);
                 if (declared < 0) return bad("Invalid Content-Length");
                 if (lengthSeen && declared != head.contentLength) return bad("Conflicting Content-Length values");
                 lengthSeen = true;
@@ -188,27 +191,18 @@ public final class ForwardRequestParser {
         if (s.isEmpty()) return false;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            boolean ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-            if (!ok) return false;
+            if (c >= 0x80 || !HttpChars.isTchar(c)) return false;
         }
         return true;
     }
 
-    /** The decimal value of the digits (optional surrounding spaces), or -1 when not a number that fits. */
-    private static long digits(byte[] bytes, int offset, int length) {
+    /** A Content-Length value, {@code 1*DIGIT} with whitespace around it (as front ends pass it on), or -1. */
+    private static long contentLength(byte[] bytes, int offset, int length) {
         int start = offset;
         int end = offset + length;
-        while (start < end && (bytes[start] == ' ' || bytes[start] == '\t')) start++;
-        while (end > start && (bytes[end - 1] == ' ' || bytes[end - 1] == '\t')) end--;
-        if (start == end || end - start > 18) return -1;
-        long value = 0;
-        for (int i = start; i < end; i++) {
-            int d = bytes[i] - '0';
-            if (d < 0 || d > 9) return -1;
-            value = value * 10 + d;
-        }
-        return value;
+        while (start < end && HttpChars.isOws(bytes[start])) start++;
+        while (end > start && HttpChars.isOws(bytes[end - 1])) end--;
+        return Decimal.parse(bytes, start, end);
     }
 
     private static boolean equalsIgnoreCase(byte[] bytes, int offset, int length, byte[] lower) {

@@ -5,10 +5,13 @@ import static dev.petrel.ajp.ForwardRequestBuilder.METHOD_NAMES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.petrel.http.BodyFraming;
 import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HttpError;
 import dev.petrel.http.HttpLimits;
 import dev.petrel.http.HttpVersion;
+import dev.petrel.http.RequestHead;
+import dev.petrel.http.TargetForm;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -127,6 +130,21 @@ class ForwardRequestParserTest {
         assertThat(head.attributeCount()).isEqualTo(2);
         assertThat(head.attribute("AJP_REMOTE_PORT")).isEqualTo("40312");
         assertThat(head.toString()).isEqualTo("GET /index.jsp?lang=en HTTP/1.1");
+        RequestHead request = head.request();
+        assertThat(request.toString()).isEqualTo("GET /index.jsp?lang=en HTTP/1.1");
+        assertThat(request.targetForm()).isEqualTo(TargetForm.ORIGIN);
+        assertThat(request.decodedPath()).isEqualTo("/index.jsp");
+        assertThat(request.query()).isEqualTo("lang=en");
+        assertThat(request.host()).isEqualTo("www.example.com");
+        assertThat(request.headers()).isSameAs(head.headers());
+        assertThat(request.framing()).isEqualTo(BodyFraming.NONE);
+    }
+
+    @Test
+    void theRequestsHostIsTheServerNameWhenTheClientSentNoHost() {
+        RequestHead request = parsed(new ForwardRequestBuilder().uri("/caf%C3%A9").serverName("backend.example")).request();
+        assertThat(request.host()).isEqualTo("backend.example");
+        assertThat(request.decodedPath()).isEqualTo("/caf\u00e9");
     }
 
     @Test
@@ -146,6 +164,8 @@ class ForwardRequestParserTest {
         assertThat(head.headers().first("X-LATIN")).isEqualTo("caf\u00e9");
         assertThat(head.contentLength()).isEqualTo(5);
         assertThat(head.hasBody()).isTrue();
+        assertThat(head.request().framing()).isEqualTo(BodyFraming.LENGTH);
+        assertThat(head.request().contentLength()).isEqualTo(5);
         assertThat(head.remoteUser()).isEqualTo("alice");
         assertThat(head.authType()).isEqualTo("Basic");
         assertThat(head.route()).isEqualTo("node1");
@@ -593,6 +613,7 @@ class ForwardRequestParserTest {
             assertThat(head.chunked()).isTrue();
             assertThat(head.contentLength()).isEqualTo(-1);
             assertThat(head.hasBody()).isTrue();
+            assertThat(head.request().framing()).isEqualTo(BodyFraming.FRAMED);
         }
 
         @Test

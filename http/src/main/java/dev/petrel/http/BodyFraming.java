@@ -7,5 +7,10 @@ public enum BodyFraming {
     /** Content-Length bytes follow the head. */
     LENGTH,
     /** The body is chunked; decode it with {@link ChunkedDecoder}. */
-    CHUNKED
+    CHUNKED,
+    /**
+     * The protocol's own framing carries a body of undeclared length and marks its end: HTTP/2's
+     * DATA frames up to END_STREAM, AJP's body packets up to an empty one. Never from HTTP/1.1.
+     */
+    FRAMED
 }

@@ -89,13 +89,10 @@ final class HeadSemantics {
         int end = start + length;
         while (true) {
             while (pos < end && HttpChars.isOws(bytes[pos])) pos++;
-            long value = 0;
-            int digits = 0;
-            while (pos < end && bytes[pos] >= '0' && bytes[pos] <= '9') {
-                if (++digits > 18) return -1; // more than any body we could accept; avoids overflow
-                value = value * 10 + (bytes[pos++] - '0');
-            }
-            if (digits == 0) return -1;
+            int digitsStart = pos;
+            while (pos < end && bytes[pos] >= '0' && bytes[pos] <= '9') pos++;
+            long value = Decimal.parse(bytes, digitsStart, pos);
+            if (value < 0) return -1;
             if (result >= 0 && value != result) return -1;
             result = value;
             while (pos < end && HttpChars.isOws(bytes[pos])) pos++;

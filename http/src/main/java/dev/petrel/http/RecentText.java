@@ -11,9 +11,10 @@ import java.util.Arrays;
  * allocation. It remembers one value only: a field that changes costs one decode, as it would
  * without it.
  *
- * <p>Owned by one parser, so one connection: no locking.
+ * <p>Every codec's parser keeps its own (HTTP/1.1's target and Host, HTTP/2's {@code :path} and
+ * {@code :authority}). Owned by one parser, so one connection: no locking.
  */
-final class RecentText {
+public final class RecentText {
     /** Values longer than this are decoded every time rather than copied to be compared later. */
     private static final int MAX_REMEMBERED = 1024;
 
@@ -25,14 +26,10 @@ final class RecentText {
      * The ISO-8859-1 text of {@code len} bytes of {@code src} from {@code off}: the remembered
      * {@code String} itself when the bytes are the same as last time, else a new one, remembered.
      */
-    String of(byte[] src, int off, int len) {
+    public String of(byte[] src, int off, int len) {
         if (len == length && Arrays.equals(bytes, 0, len, src, off, off + len)) return text;
         String decoded = new String(src, off, len, StandardCharsets.ISO_8859_1);
-        if (len > MAX_REMEMBERED) {
-            length = -1;
-            text = null;
-            return decoded;
-        }
+        if (len > MAX_REMEMBERED) return decoded; // the value remembered stays: it may well come back
         if (len > bytes.length) bytes = new byte[Math.max(len, 2 * bytes.length)];
         System.arraycopy(src, off, bytes, 0, len);
         length = len;

@@ -1,14 +1,21 @@
 package dev.petrel.http;
 
 /**
- * A parsed and validated request head: request line, header fields, and what the codec concluded
- * from them about framing, persistence and expectations.
+ * A parsed and validated request head, whatever the protocol: request line (or its equivalent),
+ * header fields, and what the codec concluded from them about framing, persistence and
+ * expectations. HTTP/1.1's {@link RequestParser} fills one; so do HTTP/2's field decoder and AJP's
+ * forward-request parser ({@link #line}, {@link #fields}, {@link #body}), so the server builds
+ * every request from the same value and decodes its path in one place ({@link #decodedPath()}).
  *
- * <p>Owned by the {@link RequestParser} that produced it and valid until that parser is
- * {@linkplain RequestParser#reset() reset} for the next request; copy what must outlive it.
+ * <p>Owned by the codec that filled it and valid until it is filled again for the next request;
+ * copy what must outlive it.
  */
 public final class RequestHead {
-    private final HeaderFields headers;
+    private HeaderFields headers;
+    // the last path decoded, kept across requests: a keep-alive connection mostly repeats its target,
+    // and the parsers hand back the same rawPath String then (RecentText), so it is decoded once
+    private String decodedFrom;
+    private String decoded;
     String method;
     String target;
     TargetForm form;
@@ -25,6 +32,48 @@ public final class RequestHead {
 
     RequestHead(HeaderFields headers) {
         this.headers = headers;
+    }
+
+    /** An empty head, for a protocol other than HTTP/1.1 to fill with {@link #line}, {@link #fields} and {@link #body}. */
+    public RequestHead() {
+        this(null);
+        clear();
+    }
+
+    /**
+     * Sets the request line's parts.
+     *
+     * @param target the request-target as the client sent it (HTTP/2's {@code :path}, or its
+     *        {@code :authority} for CONNECT; AJP's URI and query)
+     * @param rawPath the path, still percent-encoded: see {@link #rawPath()}
+     * @param query see {@link #query()}
+     */
+    public void line(String method, String target, TargetForm form, String rawPath, String query, HttpVersion version) {
+        this.method = method;
+        this.target = target;
+        this.form = form;
+        this.rawPath = rawPath;
+        this.query = query;
+        this.authority = form == TargetForm.AUTHORITY ? target : null;
+        this.version = version;
+    }
+
+    /** Sets the header fields and the host the request is for (see {@link #host()}). */
+    public void fields(HeaderFields headers, String host) {
+        this.headers = headers;
+        this.host = host;
+    }
+
+    /**
+     * Sets how the body is framed.
+     *
+     * @param contentLength the declared length, or -1
+     * @param expectContinue whether the client waits for {@code 100 Continue} before it sends the body
+     */
+    public void body(BodyFraming framing, long contentLength, boolean expectContinue) {
+        this.framing = framing;
+        this.contentLength = contentLength;
+        this.expectContinue = expectContinue;
     }
 
     /** The method, case-sensitive, e.g. {@code GET}. Standard methods are the {@link Methods} constants. */
@@ -49,6 +98,21 @@ public final class RequestHead {
      */
     public String rawPath() {
         return rawPath;
+    }
+
+    /**
+     * The path percent-decoded: {@code "*"} for the asterisk form, empty for the authority form,
+     * else {@link #rawPath()} decoded as UTF-8; null when its percent-encoding is invalid (the
+     * server answers 400). A path repeated from the last request is decoded once.
+     */
+    public String decodedPath() {
+        if (form == TargetForm.ASTERISK) return "*";
+        if (form == TargetForm.AUTHORITY) return "";
+        if (rawPath != decodedFrom) { // the same String again: a repeated target (see RecentText)
+            decoded = PercentDecoder.decode(rawPath);
+            decodedFrom = rawPath;
+        }
+        return decoded;
     }
 
     /** The query after {@code ?}, still percent-encoded, or {@code null} when there is none. */
@@ -76,7 +140,12 @@ public final class RequestHead {
         return framing;
     }
 
-    /** The declared Content-Length when {@link #framing()} is {@link BodyFraming#LENGTH}, else -1. */
+    /** Whether a body follows the head: its framing is other than {@link BodyFraming#NONE}. */
+    public boolean hasBody() {
+        return framing != BodyFraming.NONE;
+    }
+
+    /** The declared Content-Length, or -1 when none was declared. */
     public long contentLength() {
         return contentLength;
     }

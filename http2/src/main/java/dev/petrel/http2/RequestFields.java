@@ -1,7 +1,14 @@
 package dev.petrel.http2;
 
+import dev.petrel.http.BodyFraming;
+import dev.petrel.http.Decimal;
+import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HttpChars;
+import dev.petrel.http.HttpVersion;
 import dev.petrel.http.Methods;
+import dev.petrel.http.RecentText;
+import dev.petrel.http.RequestHead;
+import dev.petrel.http.TargetForm;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -53,8 +60,8 @@ public final class RequestFields {
     private final int[] start = new int[4];
     /** Each pseudo-header's value length, -1 while absent. */
     private final int[] length = new int[4];
-    private final LastText authorityText = new LastText();
-    private final LastText pathText = new LastText();
+    private final RecentText authorityText = new RecentText();
+    private final RecentText pathText = new RecentText();
     private byte[] store = new byte[128];
     private int stored;
     private boolean trailers;
@@ -163,6 +170,52 @@ public final class RequestFields {
     /** {@code :path}, after a successful {@link #end()}; null for CONNECT. */
     public String path() {
         return path;
+    }
+
+    /**
+     * Fills {@code head} with the request this header section makes, after {@link #end()}, over
+     * the section's regular {@code fields}: the target from {@code :path} (from {@code :authority}
+     * for CONNECT), the host from {@code :authority} or else the {@code host} field (null when
+     * neither came), the declared {@code content-length}, and the body's framing: none with
+     * END_STREAM, else DATA frames, of the declared length or of unknown length.
+     *
+     * <p>It fills what it can even when the section was cut short at its size limit (a missing
+     * {@code :method} is taken as GET, a missing {@code :path} as {@code /}), so that a request
+     * refused for its size can still be answered and logged.
+     *
+     * @param endStream whether the HEADERS frame ended the stream
+     * @return null, or a short fixed reason the request is malformed (section 8.1.1): an invalid
+     *         or conflicting {@code content-length}, one above zero on a stream with no DATA, or
+     *         an {@code :authority} and a {@code host} that differ
+     */
+    public String toHead(RequestHead head, HeaderFields fields, boolean endStream) {
+        String requestMethod = method != null ? method : Methods.GET;
+        if (Methods.CONNECT.equals(requestMethod)) {
+            head.line(requestMethod, authority, TargetForm.AUTHORITY, null, null, HttpVersion.HTTP_2);
+        } else {
+            String target = path != null ? path : "/";
+            int question = target.indexOf('?');
+            String rawPath = question < 0 ? target : target.substring(0, question);
+            String query = question < 0 ? null : target.substring(question + 1);
+            TargetForm form = "*".equals(rawPath) ? TargetForm.ASTERISK : TargetForm.ORIGIN;
+            head.line(requestMethod, target, form, rawPath, query, HttpVersion.HTTP_2);
+        }
+        String host = authority;
+        String hostField = fields.first("host");
+        head.fields(fields, host != null ? host : hostField);
+        long contentLength = -1;
+        for (String value : fields.all("content-length")) {
+            long parsed = Decimal.parse(value);
+            if (parsed < 0 || (contentLength >= 0 && parsed != contentLength)) return "invalid content-length";
+            contentLength = parsed;
+        }
+        // RFC 9110 section 10.1.1: the client waits for 100 (Continue) before it sends the body
+        boolean expectContinue = !endStream && fields.containsToken("expect", "100-continue");
+        BodyFraming framing = endStream ? BodyFraming.NONE : contentLength >= 0 ? BodyFraming.LENGTH : BodyFraming.FRAMED;
+        head.body(framing, contentLength, expectContinue);
+        if (endStream && contentLength > 0) return "content-length without DATA";
+        if (host != null && hostField != null && !host.equalsIgnoreCase(hostField)) return ":authority and host differ";
+        return null;
     }
 
     /** Whether the {@code len} bytes of {@code name} from {@code off} name a pseudo-header: they start with {@code ':'}. */

@@ -2,7 +2,12 @@ package dev.petrel.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.petrel.http.BodyFraming;
+import dev.petrel.http.HeaderFields;
+import dev.petrel.http.HeaderFieldsBuilder;
 import dev.petrel.http.Methods;
+import dev.petrel.http.RequestHead;
+import dev.petrel.http.TargetForm;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -221,5 +226,90 @@ class RequestFieldsTest {
         assertThat(fields.isPseudo(b, 0, 5)).isTrue();
         assertThat(fields.isPseudo(b, 1, 4)).isFalse();
         assertThat(fields.isPseudo(b, 0, 0)).isFalse();
+    }
+
+    /** Regular fields as the connection keeps them: "name", "value" pairs. */
+    static HeaderFields regular(String... pairs) {
+        HeaderFieldsBuilder builder = new HeaderFieldsBuilder(64);
+        for (int i = 0; i < pairs.length; i += 2) {
+            byte[] name = pairs[i].getBytes(StandardCharsets.ISO_8859_1);
+            byte[] value = pairs[i + 1].getBytes(StandardCharsets.ISO_8859_1);
+            builder.add(name, 0, name.length, value, 0, value.length);
+        }
+        return builder.fields();
+    }
+
+    @Test
+    void theHeadOfAGetSplitsItsPathFromItsQuery() {
+        assertThat(request()).isNull();
+        RequestHead head = new RequestHead();
+        assertThat(fields.toHead(head, regular("accept", "*/*"), true)).isNull();
+        assertThat(head.method()).isSameAs(Methods.GET);
+        assertThat(head.target()).isEqualTo("/a?b=c");
+        assertThat(head.targetForm()).isEqualTo(TargetForm.ORIGIN);
+        assertThat(head.rawPath()).isEqualTo("/a");
+        assertThat(head.decodedPath()).isEqualTo("/a");
+        assertThat(head.query()).isEqualTo("b=c");
+        assertThat(head.host()).isEqualTo("example.com");
+        assertThat(head.framing()).isEqualTo(BodyFraming.NONE);
+        assertThat(head.hasBody()).isFalse();
+    }
+
+    @Test
+    void aBodyIsOfItsDeclaredLengthOrOfUnknownLength() {
+        assertThat(section(":method", "POST", ":scheme", "http", ":path", "/up", "host", "h")).isNull();
+        RequestHead head = new RequestHead();
+        assertThat(fields.toHead(head, regular("host", "h", "content-length", "5", "content-length", "5"), false)).isNull();
+        assertThat(head.host()).as("the host field without :authority").isEqualTo("h");
+        assertThat(head.framing()).isEqualTo(BodyFraming.LENGTH);
+        assertThat(head.contentLength()).isEqualTo(5);
+        assertThat(fields.toHead(head, regular("host", "h", "expect", "100-continue"), false)).isNull();
+        assertThat(head.framing()).isEqualTo(BodyFraming.FRAMED);
+        assertThat(head.contentLength()).isEqualTo(-1);
+        assertThat(head.hasBody()).isTrue();
+        assertThat(head.expectContinue()).isTrue();
+    }
+
+    @Test
+    void aConnectIsForItsAuthority_section8_5() {
+        assertThat(section(":method", "CONNECT", ":authority", "example.com:443")).isNull();
+        RequestHead head = new RequestHead();
+        assertThat(fields.toHead(head, regular(), false)).isNull();
+        assertThat(head.targetForm()).isEqualTo(TargetForm.AUTHORITY);
+        assertThat(head.target()).isEqualTo("example.com:443");
+        assertThat(head.decodedPath()).isEmpty();
+        assertThat(head.host()).isEqualTo("example.com:443");
+    }
+
+    @Test
+    void anAsteriskIsThePathOfAnOptions() {
+        assertThat(section(":method", "OPTIONS", ":scheme", "https", ":authority", "h", ":path", "*")).isNull();
+        RequestHead head = new RequestHead();
+        assertThat(fields.toHead(head, regular(), true)).isNull();
+        assertThat(head.targetForm()).isEqualTo(TargetForm.ASTERISK);
+        assertThat(head.decodedPath()).isEqualTo("*");
+    }
+
+    @Test
+    void aHeadThatLiesAboutItsBodyOrItsHostIsMalformed_section8_1_1() {
+        assertThat(request()).isNull();
+        RequestHead head = new RequestHead();
+        assertThat(fields.toHead(head, regular("content-length", "5", "content-length", "6"), false))
+                .isEqualTo("invalid content-length");
+        assertThat(fields.toHead(head, regular("content-length", "-1"), false)).isEqualTo("invalid content-length");
+        assertThat(fields.toHead(head, regular("content-length", "5"), true)).isEqualTo("content-length without DATA");
+        assertThat(fields.toHead(head, regular("content-length", "0"), true)).isNull();
+        assertThat(fields.toHead(head, regular("host", "other.example"), true)).isEqualTo(":authority and host differ");
+        assertThat(fields.toHead(head, regular("host", "EXAMPLE.com"), true)).isNull();
+    }
+
+    @Test
+    void aSectionCutAtItsSizeLimitStillMakesAHeadToAnswer() {
+        fields.reset(false);
+        RequestHead head = new RequestHead();
+        assertThat(fields.toHead(head, regular(), true)).isNull();
+        assertThat(head.method()).isEqualTo(Methods.GET);
+        assertThat(head.target()).isEqualTo("/");
+        assertThat(head.host()).isNull();
     }
 }

@@ -8,7 +8,6 @@ import dev.petrel.ajp.ForwardRequestParser;
 import dev.petrel.http.HttpError;
 import dev.petrel.http.Methods;
 import dev.petrel.http.ParseStatus;
-import dev.petrel.http.PercentDecoder;
 import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
@@ -204,14 +203,12 @@ public final class AjpConnection extends RequestConnection {
                     + refusal);
             return answerAndClose(403, "Forbidden");
         }
-        String path = head.uri().equals("*") ? "*" : PercentDecoder.decode(head.uri());
-        if (path == null) return answerAndClose(400, "Invalid percent-encoding in the request target");
+        if (head.request().decodedPath() == null) return answerAndClose(400, "Invalid percent-encoding in the request target");
         if (head.contentLength() > 0) body.fixed(head.contentLength());
         else if (head.chunked()) body.unknownLength();
         else body.none();
         origin.begin(head);
-        request.begin(head.method(), head.target(), head.uri(), path, head.query(), head.version(), AjpOrigin.host(head),
-                head.headers(), head.contentLength(), head.hasBody(), origin);
+        request.begin(head.request(), origin);
         response.begin(Methods.HEAD.equals(head.method()));
         try {
             if (!exchange.run(handler)) return false;

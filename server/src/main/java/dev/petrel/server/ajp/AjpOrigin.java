@@ -46,12 +46,6 @@ final class AjpOrigin implements RequestOrigin {
         return head.ssl() ? "https" : "http";
     }
 
-    /** The Host field the client sent, else the server name the front end received the request for. */
-    static String host(AjpRequestHead head) {
-        String host = head.headers().first("Host");
-        return host != null ? host : head.serverName();
-    }
-
     /** The client as the front end saw it: its address and, when the front end sent it, its port. */
     @Override
     public InetSocketAddress remoteAddress() {

@@ -2,6 +2,7 @@ package dev.petrel.server.engine;
 
 import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HttpVersion;
+import dev.petrel.http.RequestHead;
 import dev.petrel.server.Request;
 import dev.petrel.server.TlsDetails;
 import java.io.InputStream;
@@ -9,23 +10,14 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 
 /**
- * The request of one exchange, whatever the protocol: the protocol fills it from its own head
- * ({@link #begin}), the body is the protocol's {@link BodySource}, and where the request came from
- * is its {@link RequestOrigin}. One per connection (or stream), re-armed for every request without
- * allocating: the strings and fields are the codec's own.
+ * The request of one exchange, whatever the protocol: a view of the {@link RequestHead} the
+ * protocol's codec filled ({@link #begin}), of the protocol's {@link BodySource} for the body, and
+ * of the {@link RequestOrigin} it came from. One per connection (or stream), re-armed for every
+ * request without allocating: the strings and fields are the codec's own.
  */
 public final class ExchangeRequest implements Request {
     private final BodySource body;
-    private String method;
-    private String target;
-    private String rawPath;
-    private String path;
-    private String query;
-    private HttpVersion version;
-    private String host;
-    private HeaderFields headers;
-    private long contentLength;
-    private boolean hasBody;
+    private RequestHead head;
     private RequestOrigin origin;
 
     /** A request whose body is read from {@code body}. */
@@ -34,55 +26,43 @@ public final class ExchangeRequest implements Request {
     }
 
     /**
-     * Arms the request for the next exchange.
-     *
-     * @param path the decoded path ({@code *} for OPTIONS *, empty for an authority-form target)
-     * @param contentLength the declared body length, or -1
-     * @param hasBody whether a body follows (declared above zero, or of unknown length)
+     * Arms the request for the next exchange: {@code head} as the protocol's codec filled it,
+     * its path {@linkplain RequestHead#decodedPath() decoded} (the protocol answers 400 before
+     * this when it is not), from {@code origin}.
      */
-    public void begin(String method, String target, String rawPath, String path, String query, HttpVersion version,
-                      String host, HeaderFields headers, long contentLength, boolean hasBody, RequestOrigin origin) {
-        this.method = method;
-        this.target = target;
-        this.rawPath = rawPath;
-        this.path = path;
-        this.query = query;
-        this.version = version;
-        this.host = host;
-        this.headers = headers;
-        this.contentLength = contentLength;
-        this.hasBody = hasBody;
+    public void begin(RequestHead head, RequestOrigin origin) {
+        this.head = head;
         this.origin = origin;
     }
 
     @Override
     public String method() {
-        return method;
+        return head.method();
     }
 
     @Override
     public String target() {
-        return target;
+        return head.target();
     }
 
     @Override
     public String path() {
-        return path;
+        return head.decodedPath();
     }
 
     @Override
     public String rawPath() {
-        return rawPath;
+        return head.rawPath();
     }
 
     @Override
     public String query() {
-        return query;
+        return head.query();
     }
 
     @Override
     public HttpVersion version() {
-        return version;
+        return head.version();
     }
 
     @Override
@@ -92,12 +72,12 @@ public final class ExchangeRequest implements Request {
 
     @Override
     public String host() {
-        return host;
+        return origin.host(head.host());
     }
 
     @Override
     public HeaderFields headers() {
-        return headers;
+        return head.headers();
     }
 
     @Override
@@ -107,12 +87,12 @@ public final class ExchangeRequest implements Request {
 
     @Override
     public long contentLength() {
-        return contentLength;
+        return head.contentLength();
     }
 
     @Override
     public boolean hasBody() {
-        return hasBody;
+        return head.hasBody();
     }
 
     @Override
@@ -142,6 +122,6 @@ public final class ExchangeRequest implements Request {
 
     @Override
     public String toString() {
-        return method + " " + target + " " + version;
+        return String.valueOf(head);
     }
 }

@@ -21,6 +21,14 @@ public interface RequestOrigin {
     /** What the client negotiated over TLS, or {@code null} without TLS. */
     TlsDetails tls();
 
+    /**
+     * The host the request is for: {@code requested}, the one the request named, unless this
+     * origin knows better (what a trusted proxy forwarded).
+     */
+    default String host(String requested) {
+        return requested;
+    }
+
     /** Request attributes a front end forwarded (AJP); empty otherwise. */
     default Map<String, String> attributes() {
         return Map.of();

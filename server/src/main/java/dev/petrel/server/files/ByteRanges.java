@@ -1,5 +1,6 @@
 package dev.petrel.server.files;
 
+import dev.petrel.http.Decimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,30 +53,18 @@ final class ByteRanges {
             String from = spec.substring(0, dash).strip();
             String to = spec.substring(dash + 1).strip();
             if (from.isEmpty()) { // "-N": the last N bytes
-                long suffix = number(to);
+                long suffix = Decimal.parse(to);
                 if (suffix < 0) return new Decision.Whole();
                 if (suffix == 0 || size == 0) continue; // unsatisfiable on its own
                 ranges.add(new Range(Math.max(0, size - suffix), size - 1));
                 continue;
             }
-            long first = number(from);
-            long last = to.isEmpty() ? Long.MAX_VALUE : number(to);
+            long first = Decimal.parse(from);
+            long last = to.isEmpty() ? Long.MAX_VALUE : Decimal.parse(to);
             if (first < 0 || last < 0 || last < first) return new Decision.Whole();
             if (first >= size) continue; // unsatisfiable on its own
             ranges.add(new Range(first, Math.min(last, size - 1)));
         }
         return ranges.isEmpty() ? new Decision.Unsatisfiable() : new Decision.Partial(List.copyOf(ranges));
-    }
-
-    /** A non-negative decimal number, or -1 when {@code text} is not one (or overflows). */
-    private static long number(String text) {
-        if (text.isEmpty() || text.length() > 18) return -1;
-        long value = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < '0' || c > '9') return -1;
-            value = value * 10 + (c - '0');
-        }
-        return value;
     }
 }

@@ -6,9 +6,7 @@ import dev.petrel.http.HttpError;
 import dev.petrel.http.HttpVersion;
 import dev.petrel.http.Methods;
 import dev.petrel.http.ParseStatus;
-import dev.petrel.http.PercentDecoder;
 import dev.petrel.http.RequestHead;
-import dev.petrel.http.TargetForm;
 import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
 import dev.petrel.server.engine.BufferPool;
@@ -55,9 +53,6 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
     private final long idleTimeoutNanos;
 
     private RequestHead head;
-    // the parser hands back the same rawPath String for a repeated target; so is its decoded path
-    private String lastRawPath;
-    private String lastPath;
     private boolean continueSent;
     private int served;
     // mayBlock()'s answer for the head of exchange served + 1, asked by the transport and by serve()
@@ -205,10 +200,10 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
         if (!heads.complete()) return true;
         if (decidedFor == served) return decision; // asked again for the same head
         RequestHead parsed = parts().parser.head();
-        String path = pathOf(parsed);
         // an invalid path is answered with a 400 by the engine, which never blocks
-        if (path != null) arm(parsed, path);
-        decision = path != null && handler.mayBlock(parts.request);
+        boolean valid = parsed.decodedPath() != null;
+        if (valid) arm(parsed);
+        decision = valid && handler.mayBlock(parts.request);
         decidedFor = served;
         return decision;
     }
@@ -261,8 +256,7 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
         head = parts.parser.head();
         served++;
         continueSent = false;
-        String path = pathOf(head);
-        if (path == null) {
+        if (head.decodedPath() == null) {
             sendErrorAndClose(400, "Invalid percent-encoding in the request target");
             return false;
         }
@@ -271,7 +265,7 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
             case LENGTH -> body.fixed(head.contentLength(), continueOnFirstRead);
             case CHUNKED -> body.chunked(continueOnFirstRead);
         }
-        arm(head, path);
+        arm(head);
         response.begin(Methods.HEAD.equals(head.method()));
         try {
             if (!parts.exchange.run(handler)) return false;
@@ -297,15 +291,10 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
     }
 
     /** Fills the exchange's request from {@code parsed}; its origin is the connection, or what a trusted proxy forwarded. */
-    private void arm(RequestHead parsed, String path) {
+    private void arm(RequestHead parsed) {
         RequestOrigin origin = endpoint;
-        String host = parsed.host();
-        if (forwarded != null && forwarded.apply(parsed.headers(), endpoint, host)) {
-            origin = forwarded;
-            host = forwarded.host();
-        }
-        parts().request.begin(parsed.method(), parsed.target(), parsed.rawPath(), path, parsed.query(), parsed.version(),
-                host, parsed.headers(), parsed.contentLength(), parsed.framing() != BodyFraming.NONE, origin);
+        if (forwarded != null && forwarded.apply(parsed.headers(), endpoint)) origin = forwarded;
+        parts().request.begin(parsed, origin);
     }
 
     private void sendContinue() throws IOException {
@@ -313,22 +302,6 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
             parts.response.interim(100);
             continueSent = true;
         }
-    }
-
-    /** The decoded path of {@code head}, or null when its percent-encoding is invalid; a repeated target is decoded once. */
-    private String pathOf(RequestHead head) {
-        String rawPath = head.rawPath();
-        if (rawPath != null && rawPath == lastRawPath) return lastPath;
-        String path = decodedPath(head);
-        lastRawPath = rawPath;
-        lastPath = path;
-        return path;
-    }
-
-    private static String decodedPath(RequestHead head) {
-        if (head.targetForm() == TargetForm.ASTERISK) return "*";
-        if (head.targetForm() == TargetForm.AUTHORITY) return "";
-        return PercentDecoder.decode(head.rawPath());
     }
 
     // ---- what the response asks at commit ----

@@ -4,6 +4,7 @@ import dev.petrel.http.ByteSink;
 import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HeaderFieldsBuilder;
 import dev.petrel.http.ParseStatus;
+import dev.petrel.http.RequestHead;
 import dev.petrel.http2.FrameReader;
 import dev.petrel.http2.FrameWriter;
 import dev.petrel.http2.Frames;
@@ -562,7 +563,8 @@ public final class Http2Connection implements ProtocolConnection {
         }
         StreamExchange exchange = new StreamExchange(stream, this, protocol);
         if (result == HpackDecoder.Result.TOO_LARGE) {
-            exchange.arm(fieldSink.pseudo(), null, -1, false);
+            fieldSink.pseudo().toHead(exchange.head(), stream.fields.fields(), true); // what the list kept, for the answer and the log
+            exchange.arm();
             exchange.reject(431, "The request's header fields are too large");
         } else {
             Http2Error error = armRequest(stream, exchange, endStream);
@@ -594,43 +596,16 @@ public final class Http2Connection implements ProtocolConnection {
 
     /** Fills the exchange's request from the decoded fields; the stream error when they do not make one (section 8.1.1). */
     private Http2Error armRequest(Http2Stream stream, StreamExchange exchange, boolean endStream) {
-        RequestFields pseudo = fieldSink.pseudo();
-        HeaderFields fields = stream.fields.fields();
-        long contentLength = -1;
-        for (String value : fields.all("content-length")) {
-            long parsed = parseLength(value);
-            if (parsed < 0 || (contentLength >= 0 && parsed != contentLength)) {
-                return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, stream.id, "invalid content-length");
-            }
-            contentLength = parsed;
-        }
-        if (endStream && contentLength > 0) {
-            return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, stream.id, "content-length without DATA");
-        }
-        String host = pseudo.authority();
-        String hostField = fields.first("host");
-        if (host != null && hostField != null && !host.equalsIgnoreCase(hostField)) {
-            return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, stream.id, ":authority and host differ");
-        }
-        if (host == null) host = hostField;
-        stream.declaredLength(contentLength);
-        exchange.arm(pseudo, host, contentLength, !endStream);
-        if (host == null) exchange.reject(400, "Missing :authority and Host");
+        RequestHead head = exchange.head();
+        String malformed = fieldSink.pseudo().toHead(head, stream.fields.fields(), endStream);
+        if (malformed != null) return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, stream.id, malformed);
+        stream.declaredLength(head.contentLength());
+        exchange.arm();
+        if (head.host() == null) exchange.reject(400, "Missing :authority and Host");
         // as HTTP/1.1 and AJP refuse it at the head; a body that grows past it without a declared length
         // fails when the handler reads it (BodySource)
-        if (contentLength > config.limits().maxBodySize()) exchange.reject(413, "Request body too large");
+        if (head.contentLength() > config.limits().maxBodySize()) exchange.reject(413, "Request body too large");
         return null;
-    }
-
-    private static long parseLength(String value) {
-        if (value.isEmpty() || value.length() > 18) return -1;
-        long n = 0;
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c < '0' || c > '9') return -1;
-            n = n * 10 + (c - '0');
-        }
-        return n;
     }
 
     /** A second field block on an open stream: its trailers, which must end it (section 8.1). */

@@ -1,13 +1,11 @@
 package dev.petrel.server.http2;
 
-import dev.petrel.http.HttpVersion;
-import dev.petrel.http.PercentDecoder;
-import dev.petrel.http2.RequestFields;
+import dev.petrel.http.Methods;
+import dev.petrel.http.RequestHead;
 import dev.petrel.server.Handler;
 import dev.petrel.server.engine.BodyWaitLimits;
 import dev.petrel.server.engine.ConnectionLifecycle;
 import dev.petrel.server.engine.Exchange;
-import dev.petrel.server.engine.ExchangeRequest;
 import dev.petrel.server.engine.ExchangeResponse;
 import dev.petrel.server.engine.RequestOrigin;
 import dev.petrel.server.proxy.ForwardedOrigin;
@@ -28,6 +26,7 @@ final class StreamExchange implements Runnable {
     private final Exchange exchange;
     private final StreamBody body;
     private final ForwardedOrigin forwarded; // null: no proxy is trusted
+    private final RequestHead head = new RequestHead();
     private boolean headRequest;
     private int rejectStatus; // not 0: answer with this status instead of running the handler
     private String rejectReason;
@@ -44,46 +43,25 @@ final class StreamExchange implements Runnable {
         this.exchange = new Exchange(body, wire, protocol.buffers(), new ConnectionLifecycle(endpoint), endpoint, "HTTP/2");
     }
 
-    /**
-     * Fills the request from the stream's pseudo-headers and fields.
-     *
-     * @param host the request's authority, from {@code :authority} or {@code host}
-     * @param contentLength the declared length, or -1
-     * @param hasBody whether DATA follows the headers
-     */
-    void arm(RequestFields pseudo, String host, long contentLength, boolean hasBody) {
-        String method = pseudo.method() != null ? pseudo.method() : "GET";
-        headRequest = "HEAD".equals(method);
-        String target;
-        String rawPath;
-        String path;
-        String query = null;
-        if ("CONNECT".equals(method)) {
-            target = pseudo.authority();
-            rawPath = null;
-            path = "";
-        } else {
-            target = pseudo.path() != null ? pseudo.path() : "/"; // a list cut at its size limit may have lost it
-            int question = target.indexOf('?');
-            rawPath = question < 0 ? target : target.substring(0, question);
-            if (question >= 0) query = target.substring(question + 1);
-            path = "*".equals(rawPath) ? "*" : PercentDecoder.decode(rawPath);
-            if (path == null) reject(400, "Invalid percent-encoding in the request target");
-        }
-        if (hasBody && stream.fields.fields().containsToken("expect", "100-continue")) {
-            // RFC 9110 section 10.1.1: the client waits for the 100 before it sends the body
+    /** The request's head, for the connection's reader to fill from the stream's fields before {@link #arm}. */
+    RequestHead head() {
+        return head;
+    }
+
+    /** Arms the request from its {@link #head()}: refused with 400 when its path does not decode. */
+    void arm() {
+        headRequest = Methods.HEAD.equals(head.method());
+        if (head.decodedPath() == null) reject(400, "Invalid percent-encoding in the request target");
+        if (head.expectContinue()) {
             body.onFirstRead(() -> {
                 if (!exchange.response().committed()) exchange.response().interim(100);
             });
         }
         RequestOrigin origin = connection.endpoint();
-        if (forwarded != null && forwarded.apply(stream.fields.fields(), origin, host)) {
+        if (forwarded != null && forwarded.apply(head.headers(), origin)) {
             origin = forwarded; // a trusted proxy speaking HTTP/2 to this server says who its client was
-            host = forwarded.host();
         }
-        ExchangeRequest request = exchange.request();
-        request.begin(method, target, rawPath, path, query, HttpVersion.HTTP_2, host, stream.fields.fields(), contentLength,
-                hasBody, origin);
+        exchange.request().begin(head, origin);
     }
 
     /** Answers with {@code status} instead of running the handler. */
@@ -100,11 +78,6 @@ final class StreamExchange implements Runnable {
      */
     boolean mayBlock() {
         return rejectStatus == 0 && handler.mayBlock(exchange.request());
-    }
-
-    /** Whether the request was armed well enough for a handler to see it. */
-    boolean armed() {
-        return exchange.request().method() != null;
     }
 
     @Override

@@ -31,7 +31,7 @@ public final class ForwardedOrigin implements RequestOrigin {
     private InetSocketAddress remote;
     private InetSocketAddress local;
     private String scheme;
-    private String host;
+    private String host; // what the proxy forwarded, or null: the request's own
 
     /** Forwarding believed from {@code trusted}. */
     public ForwardedOrigin(TrustedProxies trusted) {
@@ -39,12 +39,12 @@ public final class ForwardedOrigin implements RequestOrigin {
     }
 
     /**
-     * Reads the forwarding headers of a request received on {@code connection} with
-     * {@code host}; returns whether they apply, after which this origin and {@link #host()} are
-     * what the request must say. False when the connection is not from a trusted proxy or the
+     * Reads the forwarding headers of a request received on {@code connection}; returns whether
+     * they apply, after which this origin (and its {@link #host(String)}) is what the request must
+     * say. False when the connection is not from a trusted proxy or the
      * request carries no forwarding: then the connection is the origin, as it was.
      */
-    public boolean apply(HeaderFields headers, RequestOrigin connection, String host) {
+    public boolean apply(HeaderFields headers, RequestOrigin connection) {
         if (!trusted.trusts(connection.remoteAddress().getAddress())) return false;
         boolean forwarded = headers.contains("Forwarded");
         if (!forwarded && !headers.contains("X-Forwarded-For") && !headers.contains("X-Forwarded-Proto")
@@ -55,15 +55,16 @@ public final class ForwardedOrigin implements RequestOrigin {
         this.remote = connection.remoteAddress();
         this.local = connection.localAddress();
         this.scheme = connection.scheme();
-        this.host = host;
+        this.host = null;
         if (forwarded) applyForwarded(headers.all("Forwarded"));
         else applyXForwarded(headers);
         return true;
     }
 
-    /** The host the client asked for, after {@link #apply} returned true. */
-    public String host() {
-        return host;
+    /** The host the client asked the proxy for, when it forwarded one; else {@code requested}. */
+    @Override
+    public String host(String requested) {
+        return host != null ? host : requested;
     }
 
     private void applyForwarded(List<String> fields) {

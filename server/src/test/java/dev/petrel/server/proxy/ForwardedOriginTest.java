@@ -41,10 +41,10 @@ class ForwardedOriginTest {
     void xForwardedForFromATrustedProxyNamesTheClient() {
         ForwardedOrigin origin = new ForwardedOrigin(TRUSTED);
         assertThat(origin.apply(headers("X-Forwarded-For: 198.51.100.7", "X-Forwarded-Proto: https",
-                "X-Forwarded-Host: shop.example", "X-Forwarded-Port: 443"), FROM_PROXY, "internal:8080")).isTrue();
+                "X-Forwarded-Host: shop.example", "X-Forwarded-Port: 443"), FROM_PROXY)).isTrue();
         assertThat(origin.remoteAddress().getAddress().getHostAddress()).isEqualTo("198.51.100.7");
         assertThat(origin.scheme()).isEqualTo("https");
-        assertThat(origin.host()).isEqualTo("shop.example");
+        assertThat(origin.host("internal:8080")).isEqualTo("shop.example");
         assertThat(origin.localAddress().getPort()).isEqualTo(443);
     }
 
@@ -52,9 +52,10 @@ class ForwardedOriginTest {
     void theClientIsTheLastAddressThatIsNotATrustedProxy() {
         ForwardedOrigin origin = new ForwardedOrigin(TRUSTED);
         // the client lied with a first address of its own; the proxies appended what they saw
-        origin.apply(headers("X-Forwarded-For: 1.2.3.4, 198.51.100.7, 10.0.0.9"), FROM_PROXY, "h");
+        origin.apply(headers("X-Forwarded-For: 1.2.3.4, 198.51.100.7, 10.0.0.9"), FROM_PROXY);
         assertThat(origin.remoteAddress().getAddress().getHostAddress()).isEqualTo("198.51.100.7");
-        origin.apply(headers("X-Forwarded-For: 1.2.3.4", "X-Forwarded-For: 2001:db8::3"), FROM_PROXY, "h");
+        assertThat(origin.host("internal:8080")).as("no host forwarded: the request's own").isEqualTo("internal:8080");
+        origin.apply(headers("X-Forwarded-For: 1.2.3.4", "X-Forwarded-For: 2001:db8::3"), FROM_PROXY);
         assertThat(origin.remoteAddress().getAddress().getHostAddress()).isEqualTo("1.2.3.4");
     }
 
@@ -62,37 +63,37 @@ class ForwardedOriginTest {
     void forwardedWinsAndItsElementsGiveProtoAndHost() {
         ForwardedOrigin origin = new ForwardedOrigin(TRUSTED);
         assertThat(origin.apply(headers("Forwarded: for=192.0.2.60;proto=https;host=shop.example, for=\"[2001:db8::7]:4711\"",
-                "X-Forwarded-For: 6.6.6.6"), FROM_PROXY, "h")).isTrue();
+                "X-Forwarded-For: 6.6.6.6"), FROM_PROXY)).isTrue();
         assertThat(origin.remoteAddress()).as("a port only where the element gives one").isEqualTo(new InetSocketAddress("192.0.2.60", 0));
         assertThat(origin.scheme()).isEqualTo("https");
-        assertThat(origin.host()).isEqualTo("shop.example");
+        assertThat(origin.host("internal:8080")).isEqualTo("shop.example");
 
-        origin.apply(headers("Forwarded: for=\"[2001:db8:cafe::17]:4711\";proto=http"), FROM_PROXY, "h");
+        origin.apply(headers("Forwarded: for=\"[2001:db8:cafe::17]:4711\";proto=http"), FROM_PROXY);
         assertThat(origin.remoteAddress()).isEqualTo(new InetSocketAddress("2001:db8:cafe::17", 4711));
     }
 
     @Test
     void anUnknownOrObfuscatedClientStopsAtTheLastAddressKnown() {
         ForwardedOrigin origin = new ForwardedOrigin(TRUSTED);
-        origin.apply(headers("Forwarded: for=unknown, for=10.0.0.7"), FROM_PROXY, "h");
+        origin.apply(headers("Forwarded: for=unknown, for=10.0.0.7"), FROM_PROXY);
         assertThat(origin.remoteAddress().getAddress().getHostAddress()).isEqualTo("10.0.0.7");
-        origin.apply(headers("Forwarded: for=_hidden"), FROM_PROXY, "h");
+        origin.apply(headers("Forwarded: for=_hidden"), FROM_PROXY);
         assertThat(origin.remoteAddress()).isEqualTo(FROM_PROXY.remoteAddress());
     }
 
     @Test
     void fromAnyoneElseTheHeadersChangeNothing() {
         ForwardedOrigin origin = new ForwardedOrigin(TRUSTED);
-        assertThat(origin.apply(headers("X-Forwarded-For: 198.51.100.7", "X-Forwarded-Proto: https"), FROM_ANYONE, "h")).isFalse();
-        assertThat(origin.apply(headers("Forwarded: for=198.51.100.7"), FROM_ANYONE, "h")).isFalse();
-        assertThat(new ForwardedOrigin(TrustedProxies.NONE).apply(headers("X-Forwarded-For: 1.1.1.1"), FROM_PROXY, "h")).isFalse();
-        assertThat(origin.apply(headers(), FROM_PROXY, "h")).as("nothing forwarded").isFalse();
+        assertThat(origin.apply(headers("X-Forwarded-For: 198.51.100.7", "X-Forwarded-Proto: https"), FROM_ANYONE)).isFalse();
+        assertThat(origin.apply(headers("Forwarded: for=198.51.100.7"), FROM_ANYONE)).isFalse();
+        assertThat(new ForwardedOrigin(TrustedProxies.NONE).apply(headers("X-Forwarded-For: 1.1.1.1"), FROM_PROXY)).isFalse();
+        assertThat(origin.apply(headers(), FROM_PROXY)).as("nothing forwarded").isFalse();
     }
 
     @Test
     void valuesThatAreNotAddressesOrSchemesAreIgnored() {
         ForwardedOrigin origin = new ForwardedOrigin(TRUSTED);
-        origin.apply(headers("X-Forwarded-For: evil.example", "X-Forwarded-Proto: javascript", "X-Forwarded-Port: 99999"), FROM_PROXY, "h");
+        origin.apply(headers("X-Forwarded-For: evil.example", "X-Forwarded-Proto: javascript", "X-Forwarded-Port: 99999"), FROM_PROXY);
         assertThat(origin.remoteAddress()).isEqualTo(FROM_PROXY.remoteAddress());
         assertThat(origin.scheme()).isEqualTo("http");
         assertThat(origin.localAddress()).isEqualTo(FROM_PROXY.localAddress());
