@@ -64,6 +64,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private long written; // body bytes the handler wrote, sent or not
     private Endpoint connection; // bound by the exchange
     private Completion detached; // when the handler detached the response
+    private Upgrade switchedTo; // the protocol the connection goes on in, after a 101
     private volatile boolean closedToHandler; // a detached response timed out: the late handler's calls fail
 
     /**
@@ -98,6 +99,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
         headers.clear();
         trailers.clear();
         detached = null;
+        switchedTo = null;
         closedToHandler = false;
         wire.begin();
     }
@@ -125,7 +127,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
 
     /** Whether any byte of this response has left: until then an error answer can replace it. */
     public boolean sent() {
-        return wire.sent();
+        return switchedTo != null || wire.sent(); // after a 101 the connection is another protocol's
     }
 
     /** Whether the handler's response is complete. */
@@ -192,6 +194,39 @@ public final class ExchangeResponse implements Response, ResponseHead {
         this.status = status;
         headers.set("Content-Type", "text/plain;charset=UTF-8");
         sendWhole(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Answers {@code 101 (Switching Protocols)} with the headers set so far (the handler sets
+     * {@code Upgrade} and {@code Connection: upgrade}, and what the new protocol's handshake needs),
+     * sends it at once, and has the connection go on in {@code upgrade}'s protocol once the
+     * exchange is over (RFC 9110 section 7.8). The response is then complete: nothing more of it
+     * may be written.
+     *
+     * @throws IllegalStateException when the response is committed, or when the connection cannot
+     *         switch: its protocol is not HTTP/1.1, or the request's body has not been read to its end
+     * @throws IOException when the 101 could not be written: the client is gone
+     */
+    public void switchProtocols(Upgrade upgrade) throws IOException {
+        checkOpen();
+        if (!wire.canSwitchProtocols()) {
+            throw new IllegalStateException("this connection cannot switch protocols: only an HTTP/1.1 connection can,"
+                    + " once the request's body has been read");
+        }
+        status = 101;
+        try {
+            wire.interim(101, this);
+            wire.flush();
+        } catch (IOException e) {
+            throw writeFailed(e);
+        }
+        state = State.COMPLETE;
+        switchedTo = upgrade;
+    }
+
+    /** The protocol the connection switches to after this exchange (see {@link #switchProtocols}), or null. */
+    public Upgrade switchedTo() {
+        return switchedTo;
     }
 
     /** Sends {@code 100 Continue}, or another interim status with no headers. */

@@ -61,6 +61,15 @@ public interface ProtocolConnection {
         return false;
     }
 
+    /**
+     * After {@link #serve()} returned false: the protocol that takes the endpoint over (see
+     * {@link Upgrade}), or null when the connection has ended and is closed. A connection that
+     * has a successor has not closed its endpoint. Default: null.
+     */
+    default ProtocolConnection successor() {
+        return null;
+    }
+
     /** Finishes the current exchange, if any, then closes; closes at once when idle. */
     void drain();
 

@@ -57,6 +57,15 @@ public interface ResponseWire {
     /** An interim response before the final one, where the protocol carries them, with the headers of {@code head}, or none when null. */
     void interim(int status, ResponseHead head) throws IOException;
 
+    /**
+     * Whether the connection may switch to another protocol after this request (see
+     * {@link Upgrade}): only HTTP/1.1 can, and only once the request has been read to its end.
+     * Default: false.
+     */
+    default boolean canSwitchProtocols() {
+        return false;
+    }
+
     /** Whether any byte of this response has been written. */
     boolean sent();
 

@@ -16,9 +16,13 @@ import dev.petrel.server.engine.ExchangeResponse;
 import dev.petrel.server.engine.HeadWait;
 import dev.petrel.server.engine.InputBufferPool;
 import dev.petrel.server.engine.RequestConnection;
+import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.engine.ReplayingEndpoint;
 import dev.petrel.server.engine.RequestOrigin;
+import dev.petrel.server.engine.Upgrade;
 import dev.petrel.server.proxy.ForwardedOrigin;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /**
  * The HTTP/1.1 protocol engine for one connection, the same for every transport: it reads
@@ -53,6 +57,7 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
     private final long idleTimeoutNanos;
 
     private RequestHead head;
+    private ProtocolConnection successor; // the protocol the connection switched to after a 101 (see Upgrade)
     private boolean continueSent;
     private int served;
     // mayBlock()'s answer for the head of exchange served + 1, asked by the transport and by serve()
@@ -178,7 +183,7 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
             if (!waiting) {
                 releaseParts();
                 input.release();
-                lifecycle.end();
+                if (successor == null) lifecycle.end(); // else the endpoint is the new protocol's
             }
         }
     }
@@ -273,6 +278,11 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
             LOG.log(System.Logger.Level.DEBUG, () -> "response to " + endpoint.remoteAddress() + " failed: " + e);
             return false;
         }
+        Upgrade upgrade = response.switchedTo();
+        if (upgrade != null) {
+            switchTo(upgrade);
+            return false;
+        }
         if (body.readElsewhere()) {
             // the application's own thread still waits in a read of the body: the rest of the input is
             // that read's, so neither a drain nor a linger may take it; closing ends that read too
@@ -288,6 +298,27 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
             return false;
         }
         return true;
+    }
+
+    /**
+     * Hands the endpoint to {@code upgrade}'s protocol after a 101: the bytes the client sent after
+     * the request, read already, are copied out of the input (whose buffers go back to their pools)
+     * for the new protocol to read first.
+     */
+    private void switchTo(Upgrade upgrade) {
+        ByteBuffer rest = input.buffer();
+        Endpoint handedOver = endpoint;
+        if (rest.hasRemaining()) {
+            ByteBuffer unread = ByteBuffer.allocate(rest.remaining()).put(rest).flip();
+            handedOver = new ReplayingEndpoint(endpoint, unread);
+        }
+        LOG.log(System.Logger.Level.DEBUG, () -> "connection from " + endpoint.remoteAddress() + " switched protocols");
+        successor = upgrade.open(handedOver);
+    }
+
+    @Override
+    public ProtocolConnection successor() {
+        return successor;
     }
 
     /** Fills the exchange's request from {@code parsed}; its origin is the connection, or what a trusted proxy forwarded. */
@@ -320,6 +351,11 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
             if (!body.touched() && body.remainingDeclared() > config.maxDrainBytes()) return true;
         }
         return false;
+    }
+
+    @Override
+    public boolean canSwitchProtocols() {
+        return !rejecting && head.version() == HttpVersion.HTTP_1_1 && parts.body.finished();
     }
 
     @Override

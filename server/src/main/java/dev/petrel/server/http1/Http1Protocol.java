@@ -11,6 +11,7 @@ import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.InputBufferPool;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.engine.SwitchingConnection;
 import dev.petrel.server.proxy.ForwardedOrigin;
 import dev.petrel.server.proxy.TrustedProxies;
 import java.nio.charset.StandardCharsets;
@@ -66,8 +67,9 @@ public final class Http1Protocol implements Protocol {
     @Override
     public ProtocolConnection open(Endpoint endpoint) {
         ForwardedOrigin forwarded = trustedProxies.isEmpty() ? null : new ForwardedOrigin(trustedProxies);
-        return new Http1Connection(endpoint, handler, handlerMayBlock, config, exchangeParts, smallInputBuffers, inputBuffers,
-                forwarded);
+        // switchable: a request may hand the connection to another protocol (see Upgrade)
+        return new SwitchingConnection(endpoint, new Http1Connection(endpoint, handler, handlerMayBlock, config, exchangeParts,
+                smallInputBuffers, inputBuffers, forwarded));
     }
 
     /** {@code 503} with {@code Retry-After}, a line of text and {@code Connection: close}. */

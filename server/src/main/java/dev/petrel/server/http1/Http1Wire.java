@@ -39,6 +39,9 @@ final class Http1Wire implements ResponseWire {
 
         /** Whether the client is HTTP/1.0 and asked for keep-alive, which the response must then confirm. */
         boolean confirmKeepAlive();
+
+        /** Whether the connection may switch to another protocol now: an HTTP/1.1 request whose body has been read. */
+        boolean canSwitchProtocols();
     }
 
     private final DateCache dates;
@@ -85,6 +88,11 @@ final class Http1Wire implements ResponseWire {
     @Override
     public boolean sent() {
         return sent;
+    }
+
+    @Override
+    public boolean canSwitchProtocols() {
+        return connection.canSwitchProtocols();
     }
 
     @Override
