@@ -5,9 +5,10 @@ import dev.petrel.server.Connector;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
 import dev.petrel.server.ServerConfig;
-import dev.petrel.server.engine.ConnectorCounters;
-import dev.petrel.server.engine.ObservedHandler;
+import dev.petrel.server.engine.ExchangeObserver;
 import dev.petrel.server.http1.Http1Connection;
+import dev.petrel.server.observe.ConnectorCounters;
+import dev.petrel.server.observe.ExchangeRecorder;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.time.ZoneId;
@@ -73,11 +74,12 @@ public class Http1EngineBenchmark {
         // no limit on requests per connection, which would otherwise close it mid-iteration
         ServerConfig config = ServerConfig.DEFAULT.withMaxRequestsPerConnection(Integer.MAX_VALUE);
         Handler handler = Handler.nonBlocking(router);
+        ExchangeObserver observer = ExchangeObserver.NONE;
         if (metrics.equals("counted")) {
-            handler = new ObservedHandler(handler, null, null, InstantSource.system(), ZoneId.systemDefault(),
+            observer = new ExchangeRecorder(null, null, InstantSource.system(), ZoneId.systemDefault(),
                     new ConnectorCounters(Connector.http(0)));
         }
-        connection = new Http1Connection(endpoint, handler, config, new DateCache(InstantSource.system()));
+        connection = new Http1Connection(endpoint, handler, observer, config, new DateCache(InstantSource.system()));
         serveOne();
         expectedPerResponse = endpoint.bytesWritten();
         served = 1;

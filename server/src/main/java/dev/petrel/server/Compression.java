@@ -1,7 +1,7 @@
 package dev.petrel.server;
 
-import dev.petrel.server.engine.CompressingResponse;
-import dev.petrel.server.engine.DelegatingHandler;
+import dev.petrel.server.handler.CompressingResponse;
+import dev.petrel.server.handler.DelegatingHandler;
 import java.util.Objects;
 
 /**

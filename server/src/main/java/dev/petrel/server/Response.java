@@ -1,6 +1,6 @@
 package dev.petrel.server;
 
-import dev.petrel.server.engine.FileCopy;
+import dev.petrel.server.handler.FileCopy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;

@@ -2,22 +2,13 @@ package dev.petrel.server;
 
 import dev.petrel.http.DateCache;
 import dev.petrel.http.HttpLimits;
-import dev.petrel.server.ajp.AjpProtocol;
-import dev.petrel.server.engine.AccessLogWriter;
-import dev.petrel.server.engine.ConnectionChain;
-import dev.petrel.server.engine.ConnectorCounters;
-import dev.petrel.server.engine.ObservedHandler;
-import dev.petrel.server.engine.Protocol;
-import dev.petrel.server.engine.SelectionStep;
-import dev.petrel.server.http1.Http1Protocol;
+import dev.petrel.server.assembly.ListenerAssembly;
 import dev.petrel.server.http2.Http2Protocol;
-import dev.petrel.server.http2.PriorKnowledgeStep;
-import dev.petrel.server.proxy.ProxyProtocolStep;
-import dev.petrel.server.proxy.TrustedProxies;
+import dev.petrel.server.observe.AccessLogWriter;
+import dev.petrel.server.observe.ConnectorCounters;
 import dev.petrel.server.tls.CertificateWatcher;
 import dev.petrel.server.tls.ReloadableTlsContext;
 import dev.petrel.server.tls.ServerCertificate;
-import dev.petrel.server.tls.TlsStep;
 import dev.petrel.server.transport.ConnectionLimit;
 import dev.petrel.server.transport.Listener;
 import dev.petrel.server.transport.ListenerSettings;
@@ -30,9 +21,7 @@ import java.net.SocketException;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -498,7 +487,8 @@ public final class Server implements AutoCloseable {
             ListenerSettings settings = new ListenerSettings(limit, backlog, queueTimeout, config.writeTimeout(),
                     config.minResponseRate(), config.headTimeoutWhenFull(), eventLoops);
             ConnectionLimit shared = new ConnectionLimit(limit); // one limit over every connector
-            DateCache dates = new DateCache(clock);
+            ListenerAssembly assembly = new ListenerAssembly(handler, config, http2, new DateCache(clock),
+                    accessLog != null ? accessLog.format() : null, clock);
             List<ReloadableTlsContext> tlsContexts = new ArrayList<>();
             try {
                 for (Connector connector : all) {
@@ -528,8 +518,7 @@ public final class Server implements AutoCloseable {
                     ReloadableTlsContext tls = connector.kind() == Connector.Kind.HTTPS ? tlsContexts.get(tlsIndex++) : null;
                     ConnectorCounters counted = countMetrics ? counters.get(i) : null;
                     String bindHost = connector.host() != null ? connector.host() : host;
-                    Listener<?> listener = open(group, bindHost, connector.port(), settings, shared,
-                            protocolFor(connector, tls, dates, observed(accessLogWriter, counted), counted), counted);
+                    Listener<?> listener = assembly.open(group, bindHost, connector, settings, shared, tls, accessLogWriter, counted);
                     opened.add(listener);
                     if (tls != null && watchCertificates) watchers.add(CertificateWatcher.start(tls));
                     if (connector.kind() == Connector.Kind.AJP && !connector.ajp().requiresSecret()) {
@@ -548,13 +537,6 @@ public final class Server implements AutoCloseable {
             }
         }
 
-        /** The handler with the access log and the connector's counters, when there is either. */
-        private Handler observed(AccessLogWriter accessLogWriter, ConnectorCounters counters) {
-            if (accessLogWriter == null && counters == null) return handler;
-            return new ObservedHandler(handler, accessLogWriter, accessLog != null ? accessLog.format() : null, clock,
-                    java.time.ZoneId.systemDefault(), counters);
-        }
-
         /** The connectors to open: the shortcuts' (port, https, ajp), then those added. */
         private List<Connector> connectors() {
             List<Connector> all = new ArrayList<>();
@@ -567,34 +549,6 @@ public final class Server implements AutoCloseable {
             if (ajpConfig != null) all.add(Connector.ajp(ajpPort, ajpConfig));
             all.addAll(connectors);
             return all;
-        }
-
-        /**
-         * What a connector's connections go through: its selection chain (the PROXY header, then
-         * TLS) and the protocol it speaks, with forwarding believed from its trusted proxies.
-         */
-        private Protocol protocolFor(Connector connector, ReloadableTlsContext tls, DateCache dates, Handler handler,
-                                     ConnectorCounters counters) {
-            TrustedProxies trusted = TrustedProxies.of(connector.trustedProxies());
-            List<SelectionStep> steps = new ArrayList<>();
-            if (connector.proxyProtocol()) steps.add(new ProxyProtocolStep(trusted, config.headerTimeout()));
-            if (connector.kind() == Connector.Kind.AJP) {
-                return new ConnectionChain(steps, Map.of(), new AjpProtocol(handler, config, connector.ajp()));
-            }
-            Protocol http1 = new Http1Protocol(handler, config, dates, trusted);
-            Map<String, Protocol> byName = new HashMap<>();
-            byName.put("http/1.1", http1);
-            if (http2.enabled()) {
-                Protocol h2 = new Http2Protocol(handler, config, http2, dates, trusted);
-                if (tls != null) {
-                    byName.put(Http2Protocol.ALPN, h2);
-                } else if (http2.clearText()) {
-                    steps.add(new PriorKnowledgeStep(config.headerTimeout()));
-                    byName.put(PriorKnowledgeStep.protocolName(), h2);
-                }
-            }
-            if (tls != null) steps.add(new TlsStep(tls, http1.clearTextOnTlsPortAnswer(), counters));
-            return new ConnectionChain(steps, byName, http1);
         }
 
         /**
@@ -615,28 +569,6 @@ public final class Server implements AutoCloseable {
                         + String.join(", ", spoken));
             }
             return config.toBuilder().applicationProtocols(offered.toArray(String[]::new)).build();
-        }
-
-        /**
-         * Opens one listener; a bind failure names the address, since a server may have several. An
-         * address that does not resolve is refused here, alike on every transport: a channel would
-         * throw an unchecked {@code UnresolvedAddressException}, a socket a bare "Unresolved address".
-         */
-        private static Listener<?> open(TransportGroup group, String listenHost, int listenPort, ListenerSettings settings,
-                                        ConnectionLimit limit, Protocol protocol, ConnectorCounters counters) throws IOException {
-            InetSocketAddress address = new InetSocketAddress(listenHost, listenPort);
-            if (address.isUnresolved()) {
-                throw new BindException(listenHost + ":" + listenPort + ": no such address (neither an IP address nor a name that resolves)");
-            }
-            try {
-                return Listener.open(group, address, settings, limit, protocol, counters);
-            } catch (BindException e) {
-                BindException named = new BindException(listenHost + ":" + listenPort + ": " + e.getMessage());
-                named.initCause(e);
-                throw named;
-            } catch (SocketException e) {
-                throw new SocketException(listenHost + ":" + listenPort + ": " + e.getMessage(), e);
-            }
         }
     }
 }

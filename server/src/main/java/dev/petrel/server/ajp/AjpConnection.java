@@ -16,6 +16,7 @@ import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.ConnectionInput;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.Exchange;
+import dev.petrel.server.engine.ExchangeObserver;
 import dev.petrel.server.engine.ExchangeRequest;
 import dev.petrel.server.engine.ExchangeResponse;
 import dev.petrel.server.engine.HeadWait;
@@ -59,7 +60,7 @@ public final class AjpConnection extends RequestConnection {
     private long packetsSeen;
     private AjpRequestHead head;
 
-    AjpConnection(Endpoint endpoint, Handler handler, boolean handlerMayBlock, ServerConfig config, AjpConfig ajp,
+    AjpConnection(Endpoint endpoint, Handler handler, ExchangeObserver observer, boolean handlerMayBlock, ServerConfig config, AjpConfig ajp,
                   AjpAccess access, BufferPool pool) {
         super(endpoint, new ConnectionInput(endpoint, ajp.packetSize()), config.headerTimeout().toNanos());
         this.handler = handler;
@@ -86,7 +87,7 @@ public final class AjpConnection extends RequestConnection {
         this.body = new AjpRequestBody(packets, endpoint, ajp.packetSize(), config.limits().maxBodySize(),
                 new BodyWaitLimits(config));
         this.wire = new AjpWire(endpoint, ajp.packetSize());
-        this.exchange = new Exchange(body, wire, pool, lifecycle, endpoint, "AJP");
+        this.exchange = new Exchange(body, wire, pool, lifecycle, endpoint, "AJP", observer);
         this.request = exchange.request();
         this.response = exchange.response();
     }

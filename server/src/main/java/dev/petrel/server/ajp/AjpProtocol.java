@@ -5,6 +5,7 @@ import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.ExchangeObserver;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.ProtocolConnection;
 import java.util.Objects;
@@ -15,15 +16,20 @@ import java.util.Objects;
  */
 public final class AjpProtocol implements Protocol {
     private final Handler handler;
+    private final ExchangeObserver observer;
     private final ServerConfig config;
     private final AjpConfig ajp;
     private final AjpAccess access;
     private final BufferPool buffers;
     private final boolean handlerMayBlock;
 
-    /** Serves {@code handler} with the limits and timeouts of {@code config} and the AJP settings of {@code ajp}. */
-    public AjpProtocol(Handler handler, ServerConfig config, AjpConfig ajp) {
+    /**
+     * Serves {@code handler} with the limits and timeouts of {@code config} and the AJP settings of
+     * {@code ajp}, telling {@code observer} of each exchange.
+     */
+    public AjpProtocol(Handler handler, ExchangeObserver observer, ServerConfig config, AjpConfig ajp) {
         this.handler = Objects.requireNonNull(handler, "handler");
+        this.observer = Objects.requireNonNull(observer, "observer");
         this.config = Objects.requireNonNull(config, "config");
         this.ajp = Objects.requireNonNull(ajp, "ajp");
         this.access = new AjpAccess(ajp);
@@ -33,7 +39,7 @@ public final class AjpProtocol implements Protocol {
 
     @Override
     public ProtocolConnection open(Endpoint endpoint) {
-        return new AjpConnection(endpoint, handler, handlerMayBlock, config, ajp, access, buffers);
+        return new AjpConnection(endpoint, handler, observer, handlerMayBlock, config, ajp, access, buffers);
     }
 
     /**

@@ -28,26 +28,28 @@ public final class Exchange {
     private final ExchangeResponse response;
     private final BodySource body;
     private final String protocol;
+    private final ExchangeObserver observer;
     private ConnectionLifecycle lifecycle;
     private Endpoint connection;
 
     /**
      * An exchange over {@code body} and {@code wire} on {@code connection}, its response buffered
-     * in {@code pool}'s buffers, cut through {@code lifecycle}; {@code protocol} names it in log
-     * lines (e.g. {@code "AJP"}).
+     * in {@code pool}'s buffers, cut through {@code lifecycle}, told to {@code observer};
+     * {@code protocol} names it in log lines (e.g. {@code "AJP"}).
      */
     public Exchange(BodySource body, ResponseWire wire, BufferPool pool, ConnectionLifecycle lifecycle, Endpoint connection,
-                    String protocol) {
-        this(body, wire, pool, protocol);
+                    String protocol, ExchangeObserver observer) {
+        this(body, wire, pool, protocol, observer);
         bind(lifecycle, connection);
     }
 
     /** An exchange as above, bound to no connection yet: {@link #bind} before each use. */
-    public Exchange(BodySource body, ResponseWire wire, BufferPool pool, String protocol) {
+    public Exchange(BodySource body, ResponseWire wire, BufferPool pool, String protocol, ExchangeObserver observer) {
         this.body = body;
         this.request = new ExchangeRequest(body);
         this.response = new ExchangeResponse(wire, pool, body);
         this.protocol = protocol;
+        this.observer = observer;
     }
 
     /** Binds this exchange to {@code connection}, cut through {@code lifecycle}, for the exchanges that follow. */
@@ -84,13 +86,13 @@ public final class Exchange {
      * @throws IOException when the response could not be written: the client is gone
      */
     public boolean run(Handler handler) throws IOException {
-        if (!(handler instanceof ObservedHandler observed)) return runHandler(handler);
+        if (observer == ExchangeObserver.NONE) return runHandler(handler);
         long start = System.nanoTime();
-        observed.started();
+        observer.started();
         try {
-            return runHandler(observed.handler());
+            return runHandler(handler);
         } finally {
-            observed.finished(request, response, start); // whatever the outcome, with the status and bytes it had
+            observer.finished(request, response, start); // whatever the outcome, with the status and bytes it had
         }
     }
 

@@ -2,6 +2,7 @@ package dev.petrel.server.engine;
 
 import dev.petrel.http.HttpStatus;
 import dev.petrel.server.Response;
+import dev.petrel.server.handler.FileCopy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;

@@ -1,7 +1,7 @@
 package dev.petrel.server.files;
 
 import dev.petrel.server.Response;
-import dev.petrel.server.engine.FileCopy;
+import dev.petrel.server.handler.FileCopy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;

@@ -6,7 +6,7 @@ import dev.petrel.http.PercentDecoder;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Request;
 import dev.petrel.server.Response;
-import dev.petrel.server.engine.ContentCodings;
+import dev.petrel.server.handler.ContentCodings;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;

@@ -12,12 +12,13 @@ import dev.petrel.server.ServerConfig;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.ConnectionInput;
 import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.ExchangeObserver;
 import dev.petrel.server.engine.ExchangeResponse;
 import dev.petrel.server.engine.HeadWait;
 import dev.petrel.server.engine.InputBufferPool;
-import dev.petrel.server.engine.RequestConnection;
 import dev.petrel.server.engine.ProtocolConnection;
 import dev.petrel.server.engine.ReplayingEndpoint;
+import dev.petrel.server.engine.RequestConnection;
 import dev.petrel.server.engine.RequestOrigin;
 import dev.petrel.server.engine.Upgrade;
 import dev.petrel.server.proxy.ForwardedOrigin;
@@ -70,8 +71,13 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
      * transport gives it.
      */
     public Http1Connection(Endpoint endpoint, Handler handler, ServerConfig config, DateCache dates) {
+        this(endpoint, handler, ExchangeObserver.NONE, config, dates);
+    }
+
+    /** As {@link #Http1Connection(Endpoint, Handler, ServerConfig, DateCache)}, each exchange told to {@code observer}. */
+    public Http1Connection(Endpoint endpoint, Handler handler, ExchangeObserver observer, ServerConfig config, DateCache dates) {
         this(endpoint, handler, handler.mayBlock(), config,
-                new Http1ExchangeParts.Pool(config, dates, new BufferPool(responseBufferBytes(config), 1), 1),
+                new Http1ExchangeParts.Pool(config, dates, new BufferPool(responseBufferBytes(config), 1), 1, observer),
                 new InputBufferPool(ConnectionInput.SMALL_BUFFER_BYTES, 1), new InputBufferPool(LARGE_INPUT_BYTES, 1), null);
     }
 

@@ -9,6 +9,7 @@ import dev.petrel.server.engine.ConnectionInput;
 import dev.petrel.server.engine.ConnectionLifecycle;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.Exchange;
+import dev.petrel.server.engine.ExchangeObserver;
 import dev.petrel.server.engine.ExchangeRequest;
 import dev.petrel.server.engine.ExchangeResponse;
 import dev.petrel.server.engine.SlotPool;
@@ -33,12 +34,12 @@ final class Http1ExchangeParts {
     final ExchangeResponse response;
     private final Pool pool;
 
-    private Http1ExchangeParts(Pool pool, ServerConfig config, DateCache dates, BufferPool buffers) {
+    private Http1ExchangeParts(Pool pool, ServerConfig config, DateCache dates, BufferPool buffers, ExchangeObserver observer) {
         this.pool = pool;
         this.parser = new RequestParser(config.limits());
         this.body = new RequestBody(config.limits(), new BodyWaitLimits(config));
         this.wire = new Http1Wire(dates);
-        this.exchange = new Exchange(body, wire, buffers, "HTTP/1.1");
+        this.exchange = new Exchange(body, wire, buffers, "HTTP/1.1", observer);
         this.request = exchange.request();
         this.response = exchange.response();
     }
@@ -63,13 +64,16 @@ final class Http1ExchangeParts {
         private final ServerConfig config;
         private final DateCache dates;
         private final BufferPool buffers;
+        private final ExchangeObserver observer;
 
         /**
          * A pool of at most {@code capacity} free sets: when more requests are in flight at once
          * (blocking handlers on many workers), the sets beyond are made and left to the collector.
+         * Their exchanges are told to {@code observer}.
          */
-        Pool(ServerConfig config, DateCache dates, BufferPool buffers, int capacity) {
+        Pool(ServerConfig config, DateCache dates, BufferPool buffers, int capacity, ExchangeObserver observer) {
             super(capacity);
+            this.observer = observer;
             this.config = config;
             this.dates = dates;
             this.buffers = buffers;
@@ -79,13 +83,13 @@ final class Http1ExchangeParts {
          * A pool sized for the machine: on an event loop one set serves the requests it runs inline
          * one after another; each worker or thread with a request in flight holds one more.
          */
-        static Pool forProcessors(ServerConfig config, DateCache dates, BufferPool buffers) {
-            return new Pool(config, dates, buffers, 4 * capacityForProcessors());
+        static Pool forProcessors(ServerConfig config, DateCache dates, BufferPool buffers, ExchangeObserver observer) {
+            return new Pool(config, dates, buffers, 4 * capacityForProcessors(), observer);
         }
 
         @Override
         protected Http1ExchangeParts allocate() {
-            return new Http1ExchangeParts(this, config, dates, buffers);
+            return new Http1ExchangeParts(this, config, dates, buffers, observer);
         }
 
         @Override

@@ -8,6 +8,7 @@ import dev.petrel.server.ServerConfig;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.ConnectionInput;
 import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.ExchangeObserver;
 import dev.petrel.server.engine.InputBufferPool;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.ProtocolConnection;
@@ -34,6 +35,7 @@ public final class Http1Protocol implements Protocol {
             .getBytes(StandardCharsets.US_ASCII);
 
     private final Handler handler;
+    private final ExchangeObserver observer;
     private final ServerConfig config;
     private final DateCache dates;
     private final Http1ExchangeParts.Pool exchangeParts;
@@ -44,21 +46,23 @@ public final class Http1Protocol implements Protocol {
 
     /** Serves {@code handler} with {@code config}, dating responses from {@code dates}, believing no proxy's forwarding. */
     public Http1Protocol(Handler handler, ServerConfig config, DateCache dates) {
-        this(handler, config, dates, TrustedProxies.NONE);
+        this(handler, ExchangeObserver.NONE, config, dates, TrustedProxies.NONE);
     }
 
     /**
-     * Serves {@code handler} with {@code config}, dating responses from {@code dates}; requests
-     * from {@code trustedProxies} say what their {@code Forwarded} or {@code X-Forwarded-*}
-     * headers say of the client (see {@link ForwardedOrigin}).
+     * Serves {@code handler} with {@code config}, telling {@code observer} of each exchange, dating
+     * responses from {@code dates}; requests from {@code trustedProxies} say what their
+     * {@code Forwarded} or {@code X-Forwarded-*} headers say of the client (see {@link ForwardedOrigin}).
      */
-    public Http1Protocol(Handler handler, ServerConfig config, DateCache dates, TrustedProxies trustedProxies) {
+    public Http1Protocol(Handler handler, ExchangeObserver observer, ServerConfig config, DateCache dates,
+                         TrustedProxies trustedProxies) {
+        this.observer = Objects.requireNonNull(observer, "observer");
         this.trustedProxies = Objects.requireNonNull(trustedProxies, "trustedProxies");
         this.handler = Objects.requireNonNull(handler, "handler");
         this.config = Objects.requireNonNull(config, "config");
         this.dates = Objects.requireNonNull(dates, "dates");
         this.exchangeParts = Http1ExchangeParts.Pool.forProcessors(config, dates,
-                BufferPool.forProcessors(Http1Connection.responseBufferBytes(config)));
+                BufferPool.forProcessors(Http1Connection.responseBufferBytes(config)), observer);
         this.smallInputBuffers = InputBufferPool.forProcessors(ConnectionInput.SMALL_BUFFER_BYTES);
         this.inputBuffers = InputBufferPool.forProcessors(Http1Connection.LARGE_INPUT_BYTES);
         this.handlerMayBlock = handler.mayBlock();

@@ -6,6 +6,7 @@ import dev.petrel.server.Http2Config;
 import dev.petrel.server.ServerConfig;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.ExchangeObserver;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.ProtocolConnection;
 import dev.petrel.server.proxy.ForwardedOrigin;
@@ -23,6 +24,7 @@ public final class Http2Protocol implements Protocol {
     public static final String ALPN = "h2";
 
     private final Handler handler;
+    private final ExchangeObserver observer;
     private final ServerConfig config;
     private final Http2Config settings;
     private final DateCache dates;
@@ -31,16 +33,17 @@ public final class Http2Protocol implements Protocol {
 
     /** Serves {@code handler} over HTTP/2 with {@code config} and {@code settings}, dating responses from {@code dates}. */
     public Http2Protocol(Handler handler, ServerConfig config, Http2Config settings, DateCache dates) {
-        this(handler, config, settings, dates, TrustedProxies.NONE);
+        this(handler, ExchangeObserver.NONE, config, settings, dates, TrustedProxies.NONE);
     }
 
     /**
-     * As {@link #Http2Protocol(Handler, ServerConfig, Http2Config, DateCache)}; requests from
-     * {@code trustedProxies} say what their {@code Forwarded} or {@code X-Forwarded-*} fields say
-     * of the client, as over HTTP/1.1 (see {@link ForwardedOrigin}).
+     * As {@link #Http2Protocol(Handler, ServerConfig, Http2Config, DateCache)}, each exchange told
+     * to {@code observer}; requests from {@code trustedProxies} say what their {@code Forwarded} or
+     * {@code X-Forwarded-*} fields say of the client, as over HTTP/1.1 (see {@link ForwardedOrigin}).
      */
-    public Http2Protocol(Handler handler, ServerConfig config, Http2Config settings, DateCache dates,
+    public Http2Protocol(Handler handler, ExchangeObserver observer, ServerConfig config, Http2Config settings, DateCache dates,
                          TrustedProxies trustedProxies) {
+        this.observer = Objects.requireNonNull(observer, "observer");
         this.trustedProxies = Objects.requireNonNull(trustedProxies, "trustedProxies");
         this.handler = Objects.requireNonNull(handler, "handler");
         this.config = Objects.requireNonNull(config, "config");
@@ -65,6 +68,10 @@ public final class Http2Protocol implements Protocol {
 
     Handler handler() {
         return handler;
+    }
+
+    ExchangeObserver observer() {
+        return observer;
     }
 
     ServerConfig config() {

@@ -40,7 +40,8 @@ final class StreamExchange implements Runnable {
                 protocol.config().limits().maxBodySize());
         StreamEndpoint endpoint = new StreamEndpoint(connection.endpoint(), connection, stream);
         Http2Wire wire = new Http2Wire(stream, connection, connection.output(), protocol.dates());
-        this.exchange = new Exchange(body, wire, protocol.buffers(), new ConnectionLifecycle(endpoint), endpoint, "HTTP/2");
+        this.exchange = new Exchange(body, wire, protocol.buffers(), new ConnectionLifecycle(endpoint), endpoint, "HTTP/2",
+                protocol.observer());
     }
 
     /** The request's head, for the connection's reader to fill from the stream's fields before {@link #arm}. */

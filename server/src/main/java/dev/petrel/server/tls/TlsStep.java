@@ -1,9 +1,9 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.server.engine.ConnectorCounters;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.SelectionStep;
 import dev.petrel.server.engine.SlotPool;
+import dev.petrel.server.observe.ConnectorCounters;
 import java.io.IOException;
 import java.util.Objects;
 import javax.net.ssl.SSLEngine;

@@ -1,7 +1,7 @@
 package dev.petrel.server.transport;
 
-import dev.petrel.server.engine.ConnectorCounters;
 import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.observe.ConnectorCounters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,9 +1,9 @@
 package dev.petrel.server.transport;
 
 import dev.petrel.server.TransportKind;
-import dev.petrel.server.engine.ConnectorCounters;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.observe.ConnectorCounters;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

@@ -6,6 +6,7 @@ import dev.petrel.http.DateCache;
 import dev.petrel.server.Handler;
 import dev.petrel.server.ServerConfig;
 import dev.petrel.server.engine.BufferPool;
+import dev.petrel.server.engine.ExchangeObserver;
 import dev.petrel.server.engine.ConnectionInput;
 import dev.petrel.server.engine.InputBufferPool;
 import dev.petrel.server.engine.ScriptedEndpoint;
@@ -64,7 +65,7 @@ class Http1ConnectionInputTest {
 
     private static Http1ExchangeParts.Pool exchangeParts(ServerConfig config) {
         return new Http1ExchangeParts.Pool(config, new DateCache(CLOCK),
-                new BufferPool(Http1Connection.responseBufferBytes(config), 1), 1);
+                new BufferPool(Http1Connection.responseBufferBytes(config), 1), 1, ExchangeObserver.NONE);
     }
 
     private ScriptedEndpoint serve(Handler handler, List<String> segments, int bytesPerRead) {

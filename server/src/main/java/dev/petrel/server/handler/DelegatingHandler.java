@@ -1,4 +1,4 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.handler;
 
 import dev.petrel.server.Handler;
 import dev.petrel.server.Request;

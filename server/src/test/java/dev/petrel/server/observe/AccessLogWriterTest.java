@@ -1,4 +1,4 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.handler;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.handler;
 
 import java.util.Locale;
 

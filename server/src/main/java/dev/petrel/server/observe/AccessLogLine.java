@@ -1,6 +1,8 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.observe;
 
 import dev.petrel.server.AccessLog;
+import dev.petrel.server.engine.ExchangeRequest;
+import dev.petrel.server.engine.ExchangeResponse;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.time.ZoneId;

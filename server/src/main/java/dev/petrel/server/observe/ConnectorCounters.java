@@ -1,4 +1,4 @@
-package dev.petrel.server.engine;
+package dev.petrel.server.observe;
 
 import dev.petrel.http.Methods;
 import dev.petrel.server.Connector;
