@@ -5,7 +5,7 @@
 # the plain port. Prints one line per variant (cases passed of all, the failures by h2spec's own
 # names, which `h2spec NAME` runs alone) and exits non-zero on any failure but the one documented
 # exception: http2/3.5/2 (an invalid client preface) on the plain port, which speaks HTTP/1.1 too
-# and so answers bytes that are not the HTTP/2 preface as HTTP/1.1 (README, HTTP/2).
+# and so answers bytes that are not the HTTP/2 preface as HTTP/1.1 (docs/http2.md, h2spec).
 #   scripts/h2spec.sh [H2SPEC]    H2SPEC: the h2spec binary (default: $H2SPEC, h2spec on PATH, or
 #                                 target/h2spec/bin/h2spec, built there with Go when missing)
 # Environment: PETREL_H2SPEC_PORT, the first of the two ports it uses (default 18620);

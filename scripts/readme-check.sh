@@ -12,20 +12,20 @@
 # Unmarked blocks are not run. ReadmeBlocksTest (./mvnw verify) checks that every mark stands right
 # before a ```sh block.
 #
-# Each block runs in the clone's root, in document order, one at a time, on README's own ports,
+# Each block runs in the clone's root, in document order, one at a time, on the pages' own ports,
 # within README_CHECK_TIMEOUT seconds (default 240), with TMPDIR inside the check's folder and
 # CATALINA_HOME / CATALINA_BASE set to the Tomcat distribution the build unpacks for the tests
 # (tomcat/target/tomcat-dist) and a fresh base of it (its conf/, an empty lib/), as a reader of
-# "Petrel in Tomcat" has them. Before the first block the clone is built once
+# docs/tomcat.md has them. Before the first block the clone is built once
 # (./mvnw -B -q install -DskipTests), which every block may then rely on, as a reader who built.
 #
 #   scripts/readme-check.sh [--isolated] [--keep] [--list] [FILE:LINE ...]
 #     --isolated   run each block in a network namespace of its own (unshare -rn, loopback only),
-#                  for a machine where README's ports may be taken; blocks then have no network, so
+#                  for a machine where the pages' ports may be taken; blocks then have no network, so
 #                  whatever they build must already be in the local Maven repository
 #     --keep       keep the check's folder (the clone, each block's script and output)
 #     --list       print the marked blocks and exit
-#     FILE:LINE    run only the blocks whose fence opens there (e.g. README.md:58)
+#     FILE:LINE    run only the blocks whose fence opens there (e.g. docs/https.md:9)
 # Exits 1 when a block fails, naming its file and line and printing its output.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Rewrites README.md's figure blocks from the lab's published results, bench/RESULTS.md, so the
-# figures README shows are taken from the results file rather than typed in.
+# Rewrites README.md's headline table from the lab's published results, bench/RESULTS.md, so the
+# one table of figures README shows is taken from the results file rather than typed in (every
+# other page links to bench/RESULTS.md instead of quoting it).
 #   scripts/readme-figures.sh           rewrite README.md
-#   scripts/readme-figures.sh --check   exit 1 when README.md's figures differ from bench/RESULTS.md
-# A block is the lines between '<!-- figures:begin NAME -->' and '<!-- figures:end -->'; NAME is
-# 'headline' (the report's headline table) or a scenario (e.g. 'connectors': its overview table,
-# rows without any figure left out). Nothing outside the blocks changes. After
-# './petrel bench ... --publish', run this and commit README.md with bench/RESULTS.md.
+#   scripts/readme-figures.sh --check   exit 1 when README.md's table differs from bench/RESULTS.md
+#                                       (2 when README has no figure block left, or RESULTS no such table)
+# The table is the lines between '<!-- figures:begin NAME -->' and '<!-- figures:end -->' under
+# "Measured: the headline". NAME is 'connectors' today (that scenario's overview table, rows without
+# any figure left out); 'headline' takes the report's own headline table, which runs published from
+# now on carry. Nothing outside the block changes. After './petrel bench ... --publish', run this
+# and commit README.md with bench/RESULTS.md.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 # shellcheck source=scripts/jdk.sh

@@ -25,8 +25,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A Petrel HTTP/1.1 server: one handler served on one transport, over plain HTTP, HTTPS, or
- * both on two ports, and optionally over AJP/1.3 to a front end such as Apache httpd.
+ * A Petrel server: one handler served over any number of connectors ({@link Connector}), each an
+ * address and port with its protocol: plain HTTP, HTTPS, or AJP/1.3 to a front end such as Apache
+ * httpd. HTTP/2 is spoken on HTTPS connectors chosen by ALPN, and on plain ones by prior knowledge
+ * when {@link Http2Config} allows it. The connectors share one transport group (the transport's
+ * threads and event loops), the connection limit, the settings and the handler.
  *
  * <pre>{@code
  * Server server = Server.builder()

@@ -183,7 +183,7 @@ public final class TomcatDistribution implements AutoCloseable {
 
     private static String petrelModule(Path path) {
         String text = path.toString();
-        for (String module : new String[] {"http", "http2", "ajp", "server", "tomcat"}) { // README's recipe: petrel-server needs http2
+        for (String module : new String[] {"http", "http2", "ajp", "server", "tomcat"}) { // docs/tomcat.md's recipe: petrel-server needs http2
             if (text.endsWith("/" + module + "/target/classes") || path.getFileName().toString().matches("petrel-" + module + "-[0-9].*\\.jar")) {
                 return module;
             }

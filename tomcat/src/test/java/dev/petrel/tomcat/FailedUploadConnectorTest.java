@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * connector, on every transport, its client sees the response fail. Tomcat's own NIO connector
  * runs the same servlet beside it, a differential test, and there the client gets a whole 200:
  * Catalina answers the failed read by setting a 400 it can no longer send, and closing the
- * output stream then writes the last chunk (Tomcat 11.0). The test holds that too, so that README's
- * comparison changes when Tomcat's behaviour does. Tomcat has no limit on a streamed body, so
+ * output stream then writes the last chunk (Tomcat 11.0). The test holds that too, so that the
+ * comparison in docs/operations.md changes when Tomcat's behaviour does. Tomcat has no limit on a streamed body, so
  * "too large" is Petrel's alone.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -73,7 +73,7 @@ class FailedUploadConnectorTest {
             HttpBodyEnding ending = HttpBodyEnding.read(in, true, -1);
             if (connector.equals("tomcat-nio")) {
                 assertThat(ending.complete()).as("Tomcat's NIO connector ends the echo of a cut upload whole; when it no longer"
-                        + " does, README's comparison is out of date: " + ending.how()).isTrue();
+                        + " does, the comparison in docs/operations.md is out of date: " + ending.how()).isTrue();
             } else {
                 assertThat(ending.complete()).as(connector + ": a failed upload's echo must not end whole: " + ending.how()).isFalse();
             }

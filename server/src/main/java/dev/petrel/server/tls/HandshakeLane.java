@@ -14,27 +14,26 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Platform threads, one per processor, on which the costly first step of a TLS handshake
- * computes: the answer to the client's hello (an ECDHE key pair and a signature, about 0.3 ms on
- * BoringSSL and 1 ms on the JDK's engine when warm, several times that before the JIT has
- * compiled them). Two callers use it: a handshake on a virtual thread {@linkplain #call calls}
- * it and waits, parked, for the result; a handshake an event loop drives
- * {@linkplain #submit submits} the step and goes on serving other connections until the lane
- * wakes it.
+ * Platform threads, one per processor, on which the costly first step of a TLS handshake computes:
+ * the answer to the client's hello (an ECDHE key pair and a signature, most of a handshake's CPU,
+ * and more before the JIT has compiled them). Two callers use it: a handshake on a virtual thread
+ * {@linkplain #call calls} it and waits, parked, for the result; a handshake an event loop drives
+ * {@linkplain #submit submits} the step and goes on serving other connections until the lane wakes
+ * it.
  *
- * <p>Why: virtual threads share one scheduler, first come first served, with no preemption, and
- * an event loop serves its connections one after the other. When a hundred clients connect at
- * once (after a restart under load, say), their hundred first steps would queue there ahead of
+ * <p>Why: virtual threads share one scheduler, first come first served, with no preemption, and an
+ * event loop serves its connections one after the other. When a hundred clients connect at once
+ * (after a restart under load, say), their hundred first steps would queue there ahead of
  * everything that comes later: the requests of connections already open, and the second step of
  * each handshake, which the client sends together with its first request. Measured on one core
  * right after start ({@code wrk -c100} over TLS 1.3, BoringSSL, on virtual threads), a client's
- * first response then came 240 ms (median) after its request, though the server's own work on it
- * took well under a millisecond: it waited for the other clients' first steps. Computed here, the
- * first steps wait in a line of their own, and the operating system's scheduler shares the
- * processor between this line and the rest (the open connections and the handshakes' short
- * second steps) instead of putting one behind the other. The hop costs two thread switches per
- * handshake; the server's CPU per handshake under {@code ab -c 100} measured the same with and
- * without it on virtual threads (1,298 against 1,302 µs, medians of 3 runs).
+ * first response then waited for the other clients' first steps far longer than the server's own
+ * work on it took. Computed here, the first steps wait in a line of their own, and the operating
+ * system's scheduler shares the processor between this line and the rest (the open connections and
+ * the handshakes' short second steps) instead of putting one behind the other. The hop costs two
+ * thread switches per handshake; the server's CPU per handshake under {@code ab -c 100} measured
+ * the same with and without it on virtual threads. The figures: {@code bench/RESULTS.md}, "The
+ * handshake lane".
  *
  * <p>Platform threads that serve one connection each ({@code blocking}) need none of this: the
  * operating system preempts them.

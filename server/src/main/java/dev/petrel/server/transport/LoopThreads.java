@@ -5,12 +5,12 @@ package dev.petrel.server.transport;
  *
  * <p>When handlers may block, each request leaves the loop for a virtual thread and comes back
  * when its response has left. With the loop on a platform thread, each hand-over is a wake-up of
- * another kernel thread: on a server pinned to one CPU that measured 0.6 context switches per
- * request at 100 keep-alive connections, and the default {@code nio} reached little more than half
- * the rate that the same handlers reach inline on the loop; on virtual loops it measured none, and
- * the same rate as inline. With the loop on a virtual thread, the loop and the
- * requests' threads share the carriers, and a hand-over is a switch between continuations on one
- * carrier ({@code scripts/thread-cost.sh}, {@code bench/RESULTS.md}).
+ * another kernel thread: on a server pinned to one CPU, at 100 keep-alive connections, that cost
+ * context switches on most requests, and the default {@code nio} fell well short of the rate the
+ * same handlers reach inline on the loop; on virtual loops it measured no context switches, and
+ * the rate of inline. With the loop on a virtual thread, the loop and the requests' threads share
+ * the carriers, and a hand-over is a switch between continuations on one carrier
+ * ({@code scripts/thread-cost.sh}; the figures: {@code bench/RESULTS.md}, "Speed 3").
  *
  * <p>A virtual loop costs one thing a platform loop does not: when it waits for readiness, the
  * JDK parks it and watches the selector on its own poller thread, so an idle loop is woken by two

@@ -20,13 +20,13 @@ import java.util.concurrent.TimeUnit;
  * engine's buffers, no thread; a request's exchange runs on a virtual thread, so handlers may
  * block.
  *
- * <p>Accepting on a loop rather than on an acceptor thread saves a thread wake-up per
- * connection, and, under a burst, the loop takes many connections per readiness: {@code ab}
- * without keep-alive on one CPU measured 10% more connections per second than with an acceptor
- * thread waking the loop ({@code bench/RESULTS.md}). A loop never waits for a slot, though: when the server
- * is full it stops accepting and hands the connection to a virtual thread, which waits for a slot
- * as the thread-per-connection transports' acceptor does (shedding idle connections meanwhile),
- * and resumes accepting after it.
+ * <p>Accepting on a loop rather than on an acceptor thread saves a thread wake-up per connection,
+ * and, under a burst, the loop takes many connections per readiness: {@code ab} without keep-alive
+ * on one CPU measured more connections per second than with an acceptor thread waking the loop
+ * ({@code bench/RESULTS.md}, "Issue 21 on another machine", goal 1). A loop never waits for a slot,
+ * though: when the server is full it stops accepting and hands the connection to a virtual thread,
+ * which waits for a slot as the thread-per-connection transports' acceptor does (shedding idle
+ * connections meanwhile), and resumes accepting after it.
  */
 final class NioListener extends Listener<SocketChannel> {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.transport");

@@ -90,11 +90,12 @@ final class SocketListener extends Listener<Socket> {
      * On {@code blocking}, hands the socket to a pool thread at once, and that thread sets the
      * connection up: there the acceptor is one runnable thread among the threads serving, the
      * scheduler gives it a share as small as theirs on a busy CPU, and a burst of new connections
-     * waits on what it does for each. With the set-up on the acceptor it used twice the CPU per
-     * connection, and the last connections of a burst of 100 waited hundreds of milliseconds more
-     * for their first answer ({@code ./petrel bench tail}). On {@code virtual} the acceptor competes
-     * only with the carrier threads; there the set-up stays on it, where {@code ab} without
-     * keep-alive measured it faster ({@code ./petrel bench connectors}).
+     * waits on what it does for each. With the set-up on the acceptor it used more CPU per
+     * connection, and the last connections of a burst of 100 waited longer for their first answer
+     * ({@code ./petrel bench tail}). On {@code virtual} the acceptor competes only with the carrier
+     * threads; there the set-up stays on it, where {@code ab} without keep-alive measured it faster
+     * ({@code ./petrel bench connectors}). The figures: {@code bench/RESULTS.md}, "After the
+     * acceptor's hand-over".
      */
     @Override
     void serve(Socket socket) throws IOException {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The cheap half of "README works when copy-pasted", run by {@code ./mvnw verify}: how the pages
+ * The cheap half of "README and docs/ work when copy-pasted", run by {@code ./mvnw verify}: how the pages
  * mark their runnable blocks, and what a block must be to work pasted. {@code scripts/readme-check.sh}
  * runs the marked blocks for real in a fresh clone.
  */
@@ -38,7 +38,7 @@ class ReadmeBlocksTest {
     @Test
     void everyRunnableMarkStandsRightBeforeAShellBlock() {
         List<MarkdownBlocks.Block> marked = PAGES.blocks().stream().filter(b -> b.mark() != null).toList();
-        assertThat(marked).as("README's marked blocks (the check would run none)").hasSizeGreaterThan(5);
+        assertThat(marked).as("the pages' marked blocks (the check would run none)").hasSizeGreaterThan(5);
         assertThat(PAGES.strayMarks()).as("runnable marks not on the line right before a fence").isEmpty();
         for (MarkdownBlocks.Block block : marked) {
             assertThat(block.language()).as("%s is marked runnable, so it must be a ```sh block", block).isEqualTo("sh");
@@ -52,7 +52,7 @@ class ReadmeBlocksTest {
     @Test
     void noPropertiesBlockHasACommentAfterAValue() throws IOException {
         List<MarkdownBlocks.Block> properties = PAGES.blocks().stream().filter(b -> b.language().equals("properties")).toList();
-        assertThat(properties).as("README's properties blocks").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(properties).as("the pages' properties blocks").hasSizeGreaterThanOrEqualTo(2);
         for (MarkdownBlocks.Block block : properties) {
             Properties read = new Properties();
             read.load(new StringReader(block.text()));
@@ -71,7 +71,7 @@ class ReadmeBlocksTest {
     void theTomcatRecipeCopiesTheJarOfEveryModuleTheConnectorNeedsAndNoOther(@TempDir Path tree) throws Exception {
         MarkdownBlocks.Block recipe = PAGES.blocks().stream()
                 .filter(b -> b.language().equals("sh") && b.text().contains("$CATALINA_BASE/lib/")).findFirst()
-                .orElseThrow(() -> new AssertionError("no sh block copies Petrel's jars into $CATALINA_BASE/lib/ (README's Tomcat recipe)"));
+                .orElseThrow(() -> new AssertionError("no sh block copies Petrel's jars into $CATALINA_BASE/lib/ (docs/tomcat.md's recipe)"));
         String version = Version.get();
         assertThat(version).as("the build's version").isNotEqualTo("unknown");
 

@@ -10,7 +10,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** README's command-line section keeps up with {@code petrel serve --help}: its synopsis and its table name every option. */
+/**
+ * The options section of docs/command-line.md (once README's) keeps up with {@code petrel serve --help}:
+ * its synopsis and its table name every option.
+ */
 class ReadmeSynopsisTest {
     @Test
     void theSynopsisAndTheTableNameEveryOptionOfTheHelp() throws Exception {
@@ -19,14 +22,15 @@ class ReadmeSynopsisTest {
         while (option.find()) inHelp.add(option.group(1));
         assertThat(inHelp).contains("--port", "--admin-port", "--ajp-port"); // the help was read
 
-        String readme = Files.readString(Path.of("..", "README.md"));
-        int start = readme.indexOf("## Command line");
-        String section = readme.substring(start, readme.indexOf("\n## ", start + 1));
+        String page = Files.readString(Path.of("..", "docs", "command-line.md"));
+        int start = page.indexOf("\n## Options\n");
+        assertThat(start).as("docs/command-line.md has an Options section").isNotNegative();
+        String section = page.substring(start, page.indexOf("\n## ", start + 1));
         String synopsis = section.substring(section.indexOf("./petrel serve ["), section.indexOf("./petrel version"));
         String table = section.substring(section.indexOf("| Option |"));
         for (String name : inHelp) {
-            assertThat(synopsis).as("README's synopsis").containsPattern(Pattern.quote(name) + "(?![a-z0-9-])");
-            assertThat(table).as("README's option table").contains("`" + name + "`");
+            assertThat(synopsis).as("docs/command-line.md's synopsis").containsPattern(Pattern.quote(name) + "(?![a-z0-9-])");
+            assertThat(table).as("docs/command-line.md's option table").contains("`" + name + "`");
         }
     }
 }

@@ -180,7 +180,7 @@ class AjpFrontEndTest {
      *   <li>mod_jk logs that part of the response had been sent, and ends its client's response as
      *       if whole. In mod_jk 1.2 only an error on the client's own connection aborts it
      *       ({@code JK_CLIENT_ERROR}); no packet from the backend does. Tomcat's AJP connector
-     *       meets the same. README says so; this test holds both, so a change on either side shows.</li>
+     *       meets the same. docs/operations.md says so; this test holds both, so a change on either side shows.</li>
      * </ul>
      */
     @ParameterizedTest(name = "{0} on {1}: {2}")
@@ -229,7 +229,7 @@ class AjpFrontEndTest {
                 TestServers.awaitCondition("mod_jk's log of the backend cutting a response it had begun", Duration.ofSeconds(5),
                         () -> httpd.errorLog().contains("Part of the response has already been sent to the client"));
                 assertThat(answer.wholeSuccess()).as("mod_jk ends its client's response as whole: when it no longer does,"
-                        + " README's note on mod_jk is out of date; it told its client " + answer).isTrue();
+                        + " docs/operations.md's note on mod_jk is out of date; it told its client " + answer).isTrue();
             }
         }
     }
