@@ -183,7 +183,7 @@ public final class Http2Connection implements ProtocolConnection {
     void streamFinished(Http2Stream stream) {
         if (!stream.isResponseEnded()) {
             reset(stream, Http2ErrorCode.INTERNAL_ERROR); // the response broke off: the client must not take it as whole
-        } else if (!stream.remoteEnded() && stream.received() > 0) {
+        } else if (!stream.remoteClosed() && stream.received() > 0) {
             // answered while the body was coming: ask the client to stop (RFC 9113 section 8.1)
             reset(stream, Http2ErrorCode.NO_ERROR);
         }

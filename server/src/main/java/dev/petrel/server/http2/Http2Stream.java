@@ -13,11 +13,28 @@ import java.util.Arrays;
  * body the client sends on it, buffered until the handler reads it and bounded by the stream's
  * receive window, and whether either side has ended it or reset it.
  *
+ * <p>Its state is section 5.1's, past idle (a server that never pushes has no reserved streams):
+ * {@link State#OPEN}, half closed by the client's END_STREAM or by the response's last frame,
+ * and {@link State#CLOSED} once both have ended or either side reset it. The state changes under
+ * this object's monitor and is read without it.
+ *
  * <p>The connection's reader puts frames in; the stream's handler takes the body out on its own
  * thread; the two meet on this object's monitor. The send window is kept here but guarded by
  * {@link SendWindows}.
  */
 final class Http2Stream {
+    /** RFC 9113 section 5.1's states of a stream the client opened. */
+    enum State {
+        /** Both sides may send. */
+        OPEN,
+        /** The client ended its side (END_STREAM); the response may still be sent. */
+        HALF_CLOSED_REMOTE,
+        /** The response has ended; the client may still send its body. */
+        HALF_CLOSED_LOCAL,
+        /** Both sides have ended, or either side reset it ({@link #resetCode()} says why). */
+        CLOSED
+    }
+
     final int id;
     /** The request's header fields, decoded by the reader before the handler starts. */
     final HeaderFieldsBuilder fields = new HeaderFieldsBuilder(256);
@@ -31,13 +48,12 @@ final class Http2Stream {
     private int unacknowledged;       // guarded by this: bytes read, not yet given back by WINDOW_UPDATE
     private long received;            // guarded by this: body bytes received in all
     private long declaredLength = -1; // content-length, or -1
-    private boolean remoteEnded;      // guarded by this: END_STREAM received
+    private volatile State state = State.OPEN; // written under this
     private boolean malformed;        // guarded by this: the body broke the request's rules; a reset follows
     private HeaderFieldsBuilder trailerFields; // guarded by this
-    private volatile Http2ErrorCode reset;     // why the stream was reset, by either side
+    private volatile Http2ErrorCode reset;     // why the stream was reset, by either side; written under this
     private volatile boolean resetByPeer;      // the client's RST_STREAM did it
-    private volatile boolean responseEnded;    // guarded by this for writes: the last frame of the response is going out
-    private boolean closed;                    // guarded by this: no longer counted against the concurrent stream limit
+    private boolean uncounted;                 // guarded by this: no longer counted against the concurrent stream limit
     private boolean exchangeOver;              // guarded by this: its handler is done
     private boolean released;                  // guarded by this: taken out of the connection's table of streams
     private volatile boolean inline;           // its handler runs on the connection's reader
@@ -71,7 +87,7 @@ final class Http2Stream {
      * @return null, or the stream error to reset it with
      */
     synchronized Http2Error data(byte[] b, int off, int length, int flowLength, boolean endStream) {
-        if (remoteEnded) return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, id, "DATA after the end of the stream");
+        if (remoteClosed()) return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, id, "DATA after the end of the stream");
         receiveWindow -= flowLength;
         if (receiveWindow < 0) return Http2Error.stream(Http2ErrorCode.FLOW_CONTROL_ERROR, id, "DATA beyond the stream's window");
         received += length;
@@ -89,20 +105,20 @@ final class Http2Stream {
 
     /** The trailer section ended the request. */
     synchronized Http2Error trailers(HeaderFieldsBuilder trailers) {
-        if (remoteEnded) return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, id, "HEADERS after the end of the stream");
+        if (remoteClosed()) return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, id, "HEADERS after the end of the stream");
         trailerFields = trailers;
         return endOfBody();
     }
 
     /** The request ended with its headers: no body. */
     synchronized void endedWithHeaders() {
-        remoteEnded = true;
+        endRemote();
         notifyAll();
     }
 
     private Http2Error endOfBody() {
         if (declaredLength >= 0 && received != declaredLength) return malformed("less DATA than content-length");
-        remoteEnded = true;
+        endRemote();
         notifyAll();
         return null;
     }
@@ -118,9 +134,21 @@ final class Http2Stream {
         return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, id, why);
     }
 
-    /** Whether the client has ended its side. */
-    synchronized boolean remoteEnded() {
-        return remoteEnded;
+    /** The client ended its side: open becomes half closed (remote), half closed (local) closed. */
+    private void endRemote() {
+        if (state == State.OPEN) state = State.HALF_CLOSED_REMOTE;
+        else if (state == State.HALF_CLOSED_LOCAL) state = State.CLOSED;
+    }
+
+    /** The stream's state (section 5.1). */
+    State state() {
+        return state;
+    }
+
+    /** Whether the client sends no more on it: it ended its side, or the stream was reset. */
+    boolean remoteClosed() {
+        State now = state;
+        return now == State.HALF_CLOSED_REMOTE || now == State.CLOSED;
     }
 
     /**
@@ -131,6 +159,7 @@ final class Http2Stream {
         synchronized (this) {
             if (reset != null) return -1;
             reset = code;
+            state = State.CLOSED;
             int discarded = buffered;
             chunks.clear();
             buffered = 0;
@@ -182,7 +211,7 @@ final class Http2Stream {
      */
     synchronized int take(byte[] b, int off, int len) {
         if (reset != null || malformed) return -2;
-        if (buffered == 0) return remoteEnded ? -1 : 0;
+        if (buffered == 0) return remoteClosed() ? -1 : 0;
         int moved = 0;
         while (moved < len && !chunks.isEmpty()) {
             byte[] chunk = chunks.peek();
@@ -208,7 +237,7 @@ final class Http2Stream {
      */
     synchronized int await(int timeoutMillis) throws SocketTimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
-        while (buffered == 0 && !remoteEnded && reset == null && !malformed) {
+        while (buffered == 0 && !remoteClosed() && !malformed) {
             long left = (deadline - System.nanoTime()) / 1_000_000L;
             if (left <= 0) throw new SocketTimeoutException("no DATA within " + timeoutMillis + " ms");
             wait(left);
@@ -223,7 +252,7 @@ final class Http2Stream {
      * @return the increment to send in a {@code WINDOW_UPDATE} for the stream now, or 0
      */
     synchronized int consumed(int n, int initialWindow) {
-        if (remoteEnded || reset != null) return 0; // the client sends no more on it
+        if (remoteClosed()) return 0; // the client sends no more on it
         unacknowledged += n;
         if (unacknowledged < initialWindow / 2) return 0;
         int increment = unacknowledged;
@@ -248,21 +277,21 @@ final class Http2Stream {
      * before the frame is written: a client that sees the end may open its next stream at once.
      */
     synchronized boolean endResponse() {
-        responseEnded = true;
+        if (state == State.OPEN) state = State.HALF_CLOSED_LOCAL;
+        else if (state == State.HALF_CLOSED_REMOTE) state = State.CLOSED;
         return closeIfBothEnded();
     }
 
-    /** Closes the stream once both sides have ended it; returns whether this call did (section 5.1). */
+    /** Stops counting the stream once both sides have ended it; returns whether this call did (section 5.1). */
     synchronized boolean closeIfBothEnded() {
-        if (!remoteEnded || !responseEnded || closed) return false;
-        closed = true;
-        return true;
+        if (state != State.CLOSED || reset != null) return false; // a reset stream stops counting when released
+        return close();
     }
 
-    /** Closes the stream whatever its state; returns whether this call did. */
+    /** Stops counting the stream against the concurrent stream limit, whatever its state; returns whether this call did. */
     synchronized boolean close() {
-        if (closed) return false;
-        closed = true;
+        if (uncounted) return false;
+        uncounted = true;
         return true;
     }
 
@@ -282,7 +311,7 @@ final class Http2Stream {
      * ended or reset it, or the server reset it. True once, for whichever thread sees it first.
      */
     synchronized boolean releasable() {
-        if (released || !exchangeOver || (!remoteEnded && reset == null)) return false;
+        if (released || !exchangeOver || !remoteClosed()) return false;
         released = true;
         return true;
     }
@@ -292,7 +321,9 @@ final class Http2Stream {
         return exchangeOver;
     }
 
+    /** Whether the response has ended (its last frame is leaving or has left), or the stream was reset. */
     boolean isResponseEnded() {
-        return responseEnded;
+        State now = state;
+        return now == State.HALF_CLOSED_LOCAL || now == State.CLOSED;
     }
 }
