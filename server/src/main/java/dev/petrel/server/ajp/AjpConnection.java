@@ -87,7 +87,7 @@ public final class AjpConnection extends RequestConnection {
         this.body = new AjpRequestBody(packets, endpoint, ajp.packetSize(), config.limits().maxBodySize(),
                 new BodyWaitLimits(config));
         this.wire = new AjpWire(endpoint, ajp.packetSize());
-        this.exchange = new Exchange(body, wire, pool, lifecycle, endpoint, "AJP", observer);
+        this.exchange = new Exchange(body, wire, pool, lifecycle, "AJP", observer);
         this.request = exchange.request();
         this.response = exchange.response();
     }

@@ -1,5 +1,7 @@
 package dev.petrel.server.engine;
 
+import java.net.InetSocketAddress;
+
 /**
  * Whether a connection may go on, shared by the protocol engines: the engine marks it idle
  * between requests, receiving a head once the next one has begun but is not complete, and busy
@@ -8,7 +10,7 @@ package dev.petrel.server.engine;
  * aborts it. One lock keeps the state and "closed by the server" consistent, so neither a drain
  * nor a shed ever closes a connection that has just begun an exchange.
  */
-public final class ConnectionLifecycle {
+public final class ConnectionLifecycle implements ExchangeStream {
     private enum State { IDLE, HEAD, BUSY }
 
     /** How long a closing connection reads and discards what its peer still sends (see {@link Endpoint#closeGracefully}). */
@@ -95,6 +97,7 @@ public final class ConnectionLifecycle {
     }
 
     /** Closes now, whatever the connection is doing. */
+    @Override
     public void abort() {
         synchronized (this) {
             closedByServer = true;
@@ -106,10 +109,22 @@ public final class ConnectionLifecycle {
      * Closes now so that the peer sees a failure, not an end ({@link Endpoint#reset}): a response
      * cut after bytes of it had left.
      */
+    @Override
     public void reset() {
         synchronized (this) {
             closedByServer = true;
         }
         endpoint.reset();
+    }
+
+    /** Whether the connection is served on its transport's event loop now. */
+    @Override
+    public boolean onEventLoop() {
+        return endpoint.onEventLoop();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return endpoint.remoteAddress();
     }
 }

@@ -11,7 +11,7 @@ import java.io.IOException;
  * into an answer, the same way for every protocol. An {@link HttpStatusException} becomes its
  * status; a request body that broke becomes the body's own status (400 cut short, 408 too slow,
  * 400 or 413 malformed or too large); anything else a 500, logged, never sent. Once bytes of the
- * response have left, nothing can replace them: the response is cut instead ({@link Endpoint#reset}:
+ * response have left, nothing can replace them: the response is cut instead ({@link ExchangeStream#reset}:
  * the connection reset, or over HTTP/2 the stream), so the client sees a failed response rather
  * than a wrong one. A failed request never ends as a complete response: a handler that closed
  * its body stream and then threw, or whose request body failed after it had committed, is cut the
@@ -29,18 +29,17 @@ public final class Exchange {
     private final BodySource body;
     private final String protocol;
     private final ExchangeObserver observer;
-    private ConnectionLifecycle lifecycle;
-    private Endpoint connection;
+    private ExchangeStream stream;
 
     /**
-     * An exchange over {@code body} and {@code wire} on {@code connection}, its response buffered
-     * in {@code pool}'s buffers, cut through {@code lifecycle}, told to {@code observer};
-     * {@code protocol} names it in log lines (e.g. {@code "AJP"}).
+     * An exchange over {@code body} and {@code wire} on {@code stream}, its response buffered in
+     * {@code pool}'s buffers, told to {@code observer}; {@code protocol} names it in log lines
+     * (e.g. {@code "AJP"}).
      */
-    public Exchange(BodySource body, ResponseWire wire, BufferPool pool, ConnectionLifecycle lifecycle, Endpoint connection,
-                    String protocol, ExchangeObserver observer) {
+    public Exchange(BodySource body, ResponseWire wire, BufferPool pool, ExchangeStream stream, String protocol,
+                    ExchangeObserver observer) {
         this(body, wire, pool, protocol, observer);
-        bind(lifecycle, connection);
+        bind(stream);
     }
 
     /** An exchange as above, bound to no connection yet: {@link #bind} before each use. */
@@ -52,11 +51,10 @@ public final class Exchange {
         this.observer = observer;
     }
 
-    /** Binds this exchange to {@code connection}, cut through {@code lifecycle}, for the exchanges that follow. */
-    public void bind(ConnectionLifecycle lifecycle, Endpoint connection) {
-        this.lifecycle = lifecycle;
-        this.connection = connection;
-        response.bind(connection);
+    /** Binds this exchange to {@code stream} for the exchanges that follow (null: to none, while pooled). */
+    public void bind(ExchangeStream stream) {
+        this.stream = stream;
+        response.bind(stream);
     }
 
     /**
@@ -110,7 +108,7 @@ public final class Exchange {
                 outcome = detached.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                lifecycle.abort(); // the server is going away
+                stream.abort(); // the server is going away
                 return false;
             }
             if (outcome == Completion.Outcome.TIMED_OUT) return timedOut(detached);
@@ -187,12 +185,12 @@ public final class Exchange {
      */
     private boolean cut(IOException why) {
         if (why != null) LOG.log(System.Logger.Level.DEBUG, () -> "response to " + describe() + " cut: " + why);
-        lifecycle.reset();
+        stream.reset();
         return false;
     }
 
     /** The request and its connection, for a log line: e.g. {@code GET /path over HTTP/1.1 from /10.0.0.1:50312}. */
     public String describe() {
-        return request.method() + " " + request.target() + " over " + protocol + " from " + connection.remoteAddress();
+        return request.method() + " " + request.target() + " over " + protocol + " from " + stream.remoteAddress();
     }
 }

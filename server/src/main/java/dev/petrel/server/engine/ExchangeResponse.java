@@ -63,14 +63,14 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private long declaredLength;
     private int buffered; // body bytes held at headRoom in work, not sent yet
     private long written; // body bytes the handler wrote, sent or not
-    private Endpoint connection; // bound by the exchange
+    private ExchangeStream boundTo; // the exchange's stream, bound by the exchange
     private Completion detached; // when the handler detached the response
     private Upgrade switchedTo; // the protocol the connection goes on in, after a 101
     private volatile boolean closedToHandler; // a detached response timed out: the late handler's calls fail
 
     /**
      * A response framed by {@code wire}, buffering in {@code pool}'s buffers, ruled by
-     * {@code requestBody}'s state; its exchange {@linkplain #bind binds} it to a connection.
+     * {@code requestBody}'s state; its exchange {@linkplain #bind binds} it to a stream.
      */
     ExchangeResponse(ResponseWire wire, BufferPool pool, BodyFailure requestBody) {
         this.wire = wire;
@@ -81,9 +81,9 @@ public final class ExchangeResponse implements Response, ResponseHead {
         if (bufferSize < 1) throw new IllegalArgumentException("pool buffers leave no room for a body");
     }
 
-    /** The connection the exchanges that follow are on. */
-    void bind(Endpoint connection) {
-        this.connection = connection;
+    /** The stream the exchanges that follow are on. */
+    void bind(ExchangeStream stream) {
+        this.boundTo = stream;
     }
 
     /** Begins the next exchange's response; {@code headRequest}: the body is counted, never sent. */
@@ -368,7 +368,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
         java.util.Objects.requireNonNull(timeout, "timeout");
         checkHandler();
         if (detached != null) throw new IllegalStateException("the response is detached already");
-        if (connection.onEventLoop()) {
+        if (boundTo.onEventLoop()) {
             throw new IllegalStateException("a handler running inline (on an event loop, or an HTTP/2 connection's reader) cannot detach its response:"
                     + " one that detaches may block, so it must not be marked non-blocking");
         }

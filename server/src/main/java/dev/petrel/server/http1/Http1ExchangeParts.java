@@ -48,7 +48,7 @@ final class Http1ExchangeParts {
     void bind(Http1Connection connection, Endpoint endpoint, ConnectionInput input, ConnectionLifecycle lifecycle) {
         body.bind(input);
         wire.bind(endpoint, connection);
-        exchange.bind(lifecycle, endpoint);
+        exchange.bind(lifecycle);
     }
 
     /** Forgets the last connection's request, so that nothing of it stays reachable from the pool. */
@@ -56,7 +56,7 @@ final class Http1ExchangeParts {
         parser.reset();
         body.bind(null);
         wire.bind(null, null);
-        exchange.bind(null, null);
+        exchange.bind(null);
     }
 
     /** The sets of one listener, each made with its configuration, dating responses from its clock. */

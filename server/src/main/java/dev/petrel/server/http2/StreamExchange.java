@@ -2,14 +2,16 @@ package dev.petrel.server.http2;
 
 import dev.petrel.http.Methods;
 import dev.petrel.http.RequestHead;
+import dev.petrel.http2.Http2ErrorCode;
 import dev.petrel.server.Handler;
 import dev.petrel.server.engine.BodyWaitLimits;
-import dev.petrel.server.engine.ConnectionLifecycle;
 import dev.petrel.server.engine.Exchange;
 import dev.petrel.server.engine.ExchangeResponse;
+import dev.petrel.server.engine.ExchangeStream;
 import dev.petrel.server.engine.RequestOrigin;
 import dev.petrel.server.proxy.ForwardedOrigin;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 
 /**
  * One request and its response on a stream: the exchange every protocol shares, over the
@@ -17,7 +19,7 @@ import java.io.IOException;
  * that streams proceed side by side. A request the server cannot hand to the handler (a
  * malformed target, a header list over the limit) is answered here with its status.
  */
-final class StreamExchange implements Runnable {
+final class StreamExchange implements Runnable, ExchangeStream {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.http2");
 
     private final Http2Stream stream;
@@ -38,10 +40,8 @@ final class StreamExchange implements Runnable {
         this.forwarded = protocol.forwardedOrigin();
         this.body = new StreamBody(stream, connection, new BodyWaitLimits(protocol.config()),
                 protocol.config().limits().maxBodySize());
-        StreamEndpoint endpoint = new StreamEndpoint(connection.endpoint(), connection, stream);
         Http2Wire wire = new Http2Wire(stream, connection, connection.output(), protocol.dates());
-        this.exchange = new Exchange(body, wire, protocol.buffers(), new ConnectionLifecycle(endpoint), endpoint, "HTTP/2",
-                protocol.observer());
+        this.exchange = new Exchange(body, wire, protocol.buffers(), this, "HTTP/2", protocol.observer());
     }
 
     /** The request's head, for the connection's reader to fill from the stream's fields before {@link #arm}. */
@@ -79,6 +79,29 @@ final class StreamExchange implements Runnable {
      */
     boolean mayBlock() {
         return rejectStatus == 0 && handler.mayBlock(exchange.request());
+    }
+
+    /** Resets the stream alone: the client sees it fail rather than end as if complete, and the other streams go on. */
+    @Override
+    public void reset() {
+        connection.reset(stream, Http2ErrorCode.INTERNAL_ERROR);
+    }
+
+    /** The same: the server going away ends the connection's streams one by one through here. */
+    @Override
+    public void abort() {
+        reset();
+    }
+
+    /** True while the handler runs inline on the connection's reader: it must not wait, nor detach its response. */
+    @Override
+    public boolean onEventLoop() {
+        return stream.isInline();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return connection.endpoint().remoteAddress();
     }
 
     @Override
