@@ -27,11 +27,9 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The HTTP/2 protocol engine for one connection (RFC 9113), the same for every transport. Its
@@ -73,35 +71,25 @@ public final class Http2Connection implements ProtocolConnection {
     private final Http2Settings peerSettings = new Http2Settings();
     private final RequestFieldSink fieldSink = new RequestFieldSink();
     private final FloodGuard flood;
-    // streams open or half closed (section 5.1): those whose exchange runs, and those answered whose client has not
-    // ended them yet (half closed, local), which stay for the state machine and the windows until it does
-    private final ConcurrentHashMap<Integer, Http2Stream> streams = new ConcurrentHashMap<>();
-    private final AtomicInteger exchanges = new AtomicInteger(); // streams whose exchange runs: the connection is busy
+    private final StreamTable streams = new StreamTable();
     private final ByteBuffer in;
     private final ByteSink headerBlock = new ByteSink(256); // the fragments of an open header block
     private final int maxHeaderBlock;
     private final long writeTimeoutNanos;
     private final AtomicBoolean outputClosed = new AtomicBoolean();
     private final RecentlyReset recentlyReset = new RecentlyReset();
-    // streams counted against SETTINGS_MAX_CONCURRENT_STREAMS: open or half closed (section 5.1.2), and
-    // reset ones until their handler is done, so that resetting streams never frees room for more work
-    private final AtomicInteger openStreams = new AtomicInteger();
     private boolean lingerOnClose; // reader: a GOAWAY was sent for an error or the idle timeout; let it reach the client
 
     private int blockStreamId;     // reader: the stream whose header block is open
     private boolean blockEndStream;
-    private volatile int lastStreamId; // the highest stream the client opened
     private volatile int goAwayLastId = Integer.MAX_VALUE; // streams above it are ignored once GOAWAY is sent
     private volatile boolean peerGoingAway;
-    private volatile long idleSince = System.nanoTime();
     // the thread reading frames: the one the transport gave serve(), until an inline handler hands reading on
     private volatile Thread readerThread;
     private boolean runningInline; // the reader's: it is running a stream's handler inline
     private final CountDownLatch ended = new CountDownLatch(1); // the connection is closed and its streams ended
 
-    private final Object receiveLock = new Object();
-    private int connectionReceiveWindow; // guarded by receiveLock
-    private int connectionUnacknowledged; // guarded by receiveLock
+    private final ReceiveWindow receiveWindow;
 
     Http2Connection(Endpoint endpoint, Http2Protocol protocol) {
         this.endpoint = endpoint;
@@ -115,7 +103,7 @@ public final class Http2Connection implements ProtocolConnection {
                 this::beforeStreamWait);
         this.flood = new FloodGuard(settings);
         this.in = ByteBuffer.allocate(Frames.HEADER_LENGTH + Frames.DEFAULT_MAX_FRAME_SIZE).flip();
-        this.connectionReceiveWindow = settings.connectionWindowSize();
+        this.receiveWindow = new ReceiveWindow(settings.connectionWindowSize());
         this.writeTimeoutNanos = config.writeTimeout().toNanos();
     }
 
@@ -152,25 +140,12 @@ public final class Http2Connection implements ProtocolConnection {
         if (discarded > 0) creditConnection(discarded);
         sendControl(rstStream(stream.id, code));
         windows.wake(false);
-        releaseIfDone(stream);
-    }
-
-    /** Takes {@code stream} out of the table once it is closed and its exchange over (see {@link Http2Stream#releasable}). */
-    private void releaseIfDone(Http2Stream stream) {
-        if (!stream.releasable()) return;
-        if (stream.close()) openStreams.decrementAndGet();
-        streams.remove(stream.id);
+        streams.releaseIfDone(stream);
     }
 
     /** The response on {@code stream} is about to send its last frame. */
     void responseEnding(Http2Stream stream) {
-        if (stream.endResponse()) openStreams.decrementAndGet();
-    }
-
-    /** The client ended its side of {@code stream}: the stream closes if the response has ended too. */
-    private void remoteEnded(Http2Stream stream) {
-        if (stream.closeIfBothEnded()) openStreams.decrementAndGet();
-        releaseIfDone(stream);
+        streams.responseEnding(stream);
     }
 
     /**
@@ -191,14 +166,7 @@ public final class Http2Connection implements ProtocolConnection {
         // after endExchange: DATA that came in before it is dropped here, DATA after it by the reader (onData)
         int unread = stream.discardUnread(); // a body the handler left unread still counts against the connection's window
         if (unread > 0) creditConnection(unread);
-        if (done) {
-            if (stream.close()) openStreams.decrementAndGet();
-            streams.remove(stream.id);
-        }
-        if (exchanges.decrementAndGet() == 0) {
-            idleSince = System.nanoTime();
-            if (goAwayLastId != Integer.MAX_VALUE || peerGoingAway) closeOutput();
-        }
+        if (streams.exchangeOver(stream, done) && (goAwayLastId != Integer.MAX_VALUE || peerGoingAway)) closeOutput();
     }
 
     // ---- the transport's side ----
@@ -307,7 +275,7 @@ public final class Http2Connection implements ProtocolConnection {
     @Override
     public void drain() {
         goAway(Http2ErrorCode.NO_ERROR, "the server is stopping");
-        if (exchanges.get() == 0) closeOutput();
+        if (streams.noExchanges()) closeOutput();
     }
 
     @Override
@@ -319,7 +287,7 @@ public final class Http2Connection implements ProtocolConnection {
     /** Closes the connection when it has had no stream in progress since before {@code waitingSinceBefore}. */
     @Override
     public boolean shed(long waitingSinceBefore) {
-        if (exchanges.get() != 0 || idleSince - waitingSinceBefore > 0) return false;
+        if (!streams.noExchanges() || streams.idleSince() - waitingSinceBefore > 0) return false;
         goAway(Http2ErrorCode.NO_ERROR, "the server is full");
         closeOutput();
         return true;
@@ -366,7 +334,7 @@ public final class Http2Connection implements ProtocolConnection {
                     try {
                         n = fill(Timeouts.millis(config.idleTimeout().toNanos()));
                     } catch (SocketTimeoutException e) {
-                        if (exchanges.get() == 0) {
+                        if (streams.noExchanges()) {
                             goAway(Http2ErrorCode.NO_ERROR, "idle");
                             output.flushControl();
                             lingerOnClose = true;
@@ -391,7 +359,7 @@ public final class Http2Connection implements ProtocolConnection {
     }
 
     private boolean goingAwayAndDone() {
-        return (goAwayLastId != Integer.MAX_VALUE || peerGoingAway) && exchanges.get() == 0 && outputClosed.get();
+        return (goAwayLastId != Integer.MAX_VALUE || peerGoingAway) && streams.noExchanges() && outputClosed.get();
     }
 
     /**
@@ -448,7 +416,7 @@ public final class Http2Connection implements ProtocolConnection {
 
     /** Whether {@code id} names a stream the client has not opened yet (section 5.1, "idle"). */
     private boolean idle(int id) {
-        return id > lastStreamId || (id & 1) == 0;
+        return streams.idle(id);
     }
 
     private Http2Error onData() {
@@ -460,11 +428,8 @@ public final class Http2Connection implements ProtocolConnection {
             String flooding = flood.empty();
             if (flooding != null) return Http2Error.connection(Http2ErrorCode.ENHANCE_YOUR_CALM, flooding);
         }
-        synchronized (receiveLock) {
-            connectionReceiveWindow -= flowLength;
-            if (connectionReceiveWindow < 0) {
-                return Http2Error.connection(Http2ErrorCode.FLOW_CONTROL_ERROR, "DATA beyond the connection's window");
-            }
+        if (!receiveWindow.take(flowLength)) {
+            return Http2Error.connection(Http2ErrorCode.FLOW_CONTROL_ERROR, "DATA beyond the connection's window");
         }
         Http2Stream stream = streams.get(id);
         if (stream == null) {
@@ -496,7 +461,7 @@ public final class Http2Connection implements ProtocolConnection {
                 return null;
             }
         }
-        if (endStream) remoteEnded(stream);
+        if (endStream) streams.remoteEnded(stream);
         return null;
     }
 
@@ -544,7 +509,7 @@ public final class Http2Connection implements ProtocolConnection {
             return id > goAwayLastId ? null : Http2Error.connection(Http2ErrorCode.STREAM_CLOSED, "HEADERS on a closed stream");
         }
         if ((id & 1) == 0) return Http2Error.connection(Http2ErrorCode.PROTOCOL_ERROR, "a client opened an even-numbered stream");
-        lastStreamId = id;
+        streams.opening(id);
         Http2Stream stream = new Http2Stream(id, settings.initialWindowSize());
         fieldSink.begin(stream.fields, false);
         HpackDecoder.Result result;
@@ -554,7 +519,7 @@ public final class Http2Connection implements ProtocolConnection {
             return e.toError();
         }
         if (id > goAwayLastId) return null; // after GOAWAY: not processed, the client may retry it elsewhere
-        if (openStreams.get() >= settings.maxConcurrentStreams()) {
+        if (streams.full(settings.maxConcurrentStreams())) {
             return Http2Error.stream(Http2ErrorCode.REFUSED_STREAM, id, "too many concurrent streams");
         }
         String malformed = fieldSink.end();
@@ -572,9 +537,7 @@ public final class Http2Connection implements ProtocolConnection {
         }
         if (endStream) stream.endedWithHeaders();
         windows.open(stream);
-        openStreams.incrementAndGet();
-        exchanges.incrementAndGet();
-        streams.put(id, stream);
+        streams.add(stream);
         if (endStream && !exchange.mayBlock()) {
             runInline(stream, exchange);
         } else {
@@ -617,7 +580,7 @@ public final class Http2Connection implements ProtocolConnection {
         if (error != null) return error;
         if (!endStream) return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, stream.id, "trailers without END_STREAM");
         error = stream.trailers(trailers);
-        if (error == null) remoteEnded(stream);
+        if (error == null) streams.remoteEnded(stream);
         return error;
     }
 
@@ -645,7 +608,7 @@ public final class Http2Connection implements ProtocolConnection {
         int discarded = stream.resetByPeer(reader.errorCode());
         if (discarded > 0) creditConnection(discarded);
         windows.wake(false);
-        releaseIfDone(stream);
+        streams.releaseIfDone(stream);
         return null;
     }
 
@@ -658,7 +621,7 @@ public final class Http2Connection implements ProtocolConnection {
             long value = reader.settingValue(i);
             Http2Error error = peerSettings.apply(id, value);
             if (error == null && id == Http2Settings.INITIAL_WINDOW_SIZE) {
-                error = windows.checkInitialWindow((int) value, streams.values());
+                error = windows.checkInitialWindow((int) value, streams.all());
             }
             if (error != null) return error;
         }
@@ -670,7 +633,7 @@ public final class Http2Connection implements ProtocolConnection {
             long value = reader.settingValue(i);
             switch (reader.settingId(i)) {
                 case Http2Settings.INITIAL_WINDOW_SIZE -> {
-                    Http2Error error = windows.initialWindowChanged((int) value, streams.values());
+                    Http2Error error = windows.initialWindowChanged((int) value, streams.all());
                     if (error != null) return error; // checked above; windows only shrank since
                 }
                 case Http2Settings.HEADER_TABLE_SIZE -> output.peerHeaderTableSize(value);
@@ -690,7 +653,7 @@ public final class Http2Connection implements ProtocolConnection {
 
     private Http2Error onGoAway() {
         peerGoingAway = true;
-        if (exchanges.get() == 0) closeOutput();
+        if (streams.noExchanges()) closeOutput();
         return null;
     }
 
@@ -713,15 +676,7 @@ public final class Http2Connection implements ProtocolConnection {
 
     /** Gives {@code n} bytes back to the connection's receive window, in updates of half of it. */
     private void creditConnection(int n) {
-        int increment = 0;
-        synchronized (receiveLock) {
-            connectionUnacknowledged += n;
-            if (connectionUnacknowledged >= settings.connectionWindowSize() / 2) {
-                increment = connectionUnacknowledged;
-                connectionReceiveWindow += increment;
-                connectionUnacknowledged = 0;
-            }
-        }
+        int increment = receiveWindow.credit(n);
         if (increment > 0) sendControl(windowUpdate(0, increment));
     }
 
@@ -733,7 +688,7 @@ public final class Http2Connection implements ProtocolConnection {
     private void goAway(Http2ErrorCode code, String reason) {
         synchronized (this) {
             if (goAwayLastId != Integer.MAX_VALUE) return;
-            goAwayLastId = lastStreamId;
+            goAwayLastId = streams.lastStreamId();
         }
         ByteBuffer frame = ByteBuffer.allocate(Frames.HEADER_LENGTH + 8 + reason.length());
         FrameWriter.goaway(frame, goAwayLastId, code, reason.getBytes(StandardCharsets.US_ASCII));
@@ -754,7 +709,7 @@ public final class Http2Connection implements ProtocolConnection {
     /** The connection ended: streams still in progress are reset, their handlers' waits end. */
     private void endStreams() {
         windows.wake(true);
-        for (Http2Stream stream : streams.values()) stream.resetAndDiscard(Http2ErrorCode.CANCEL);
+        for (Http2Stream stream : streams.all()) stream.resetAndDiscard(Http2ErrorCode.CANCEL);
     }
 
     private byte[] settingsFrame() {
