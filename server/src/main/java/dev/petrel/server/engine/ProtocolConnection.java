@@ -9,6 +9,11 @@ package dev.petrel.server.engine;
  * returns when the connection is waiting for its next request; the loop then watches the socket,
  * calls {@link #poll()} when bytes arrive, and calls {@code serve()} again on a worker once
  * {@code poll()} says there is work or {@link #wakeDeadline()} has passed.
+ *
+ * <p>Every protocol answers {@link #serve()}, {@link #drain()} and {@link #abort()}. The rest have
+ * defaults for a connection that keeps the thread it is served on until it ends (HTTP/2's reader
+ * does): only a connection that waits without a thread between requests, or decides per request
+ * where it runs, answers them itself.
  */
 public interface ProtocolConnection {
     /**
@@ -23,13 +28,17 @@ public interface ProtocolConnection {
      * arrived without blocking and says whether {@link #serve()} now has work (a complete head,
      * a bad one to answer, the peer gone). Never blocks, never writes.
      */
-    boolean poll();
+    default boolean poll() {
+        return true; // a connection that never waits without a thread: serve() has the work
+    }
 
     /**
      * While the connection waits: the {@link System#nanoTime()} at which {@link #serve()} must be
      * called even if nothing arrives, to answer or close on a timeout.
      */
-    long wakeDeadline();
+    default long wakeDeadline() {
+        return System.nanoTime();
+    }
 
     /**
      * Whether the next {@link #serve()} may block its thread (on a handler that waits, or on the

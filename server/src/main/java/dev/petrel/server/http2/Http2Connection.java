@@ -255,22 +255,6 @@ public final class Http2Connection implements ProtocolConnection {
         next.start();
     }
 
-    /** The reader blocks: the transport gives it a thread of its own. */
-    @Override
-    public boolean mayBlock() {
-        return true;
-    }
-
-    @Override
-    public boolean poll() {
-        return true;
-    }
-
-    @Override
-    public long wakeDeadline() {
-        return System.nanoTime();
-    }
-
     /** Says {@code GOAWAY}, lets the streams in flight finish, then closes. Safe from any thread. */
     @Override
     public void drain() {

@@ -129,16 +129,6 @@ class ProtocolSwitchTest {
         }
 
         @Override
-        public boolean poll() {
-            return true;
-        }
-
-        @Override
-        public long wakeDeadline() {
-            return System.nanoTime();
-        }
-
-        @Override
         public void drain() {
             endpoint.close();
         }
