@@ -204,6 +204,12 @@ public final class AjpClient implements AutoCloseable {
         socket.close();
     }
 
+    /** Resets the connection, as a front end that crashed or dropped it does: RST, not FIN. */
+    public void reset() throws IOException {
+        socket.setSoLinger(true, 0);
+        socket.close();
+    }
+
     private static String responseHeader(int code) {
         String[] names = {null, "Content-Type", "Content-Language", "Content-Length", "Date", "Last-Modified", "Location",
             "Set-Cookie", "Set-Cookie2", "Servlet-Engine", "Status", "WWW-Authenticate"};

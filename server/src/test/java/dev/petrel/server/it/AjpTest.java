@@ -100,6 +100,22 @@ class AjpTest {
         }
     }
 
+    /**
+     * A front end that resets a pooled connection between requests: the server lets it go at once,
+     * not at the idle timeout (see {@code IdleConnectionsTest}: on the event loop a failed read
+     * once left a connection taken for read dry, and the loop met the reset again and again).
+     */
+    @PlainHttpTransportTest
+    void anIdleConnectionItsFrontEndResetsIsFreedAtOnce(Transport transport) throws Exception {
+        server = TestServers.builder(transport, TestServers.config().idleTimeout(java.time.Duration.ofSeconds(60)).build(), app())
+                .ajp(0, AjpConfig.withSecret(SECRET)).start();
+        AjpClient client = client();
+        assertThat(client.send(AjpClient.request("GET", "/").secret(SECRET)).text()).isEqualTo("HelloWorld");
+        Thread.sleep(50); // the server is back to waiting for the next request
+        client.reset();
+        TestServers.awaitLiveConnections(server, 0);
+    }
+
     @PlainHttpTransportTest
     void reusesTheConnectionForManyRequestsAndAnswersCPing(Transport transport) throws IOException {
         start(transport, AjpConfig.withSecret(SECRET));
