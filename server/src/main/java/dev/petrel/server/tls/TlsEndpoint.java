@@ -8,16 +8,11 @@ import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
-import java.util.HexFormat;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import javax.net.ssl.ExtendedSSLSession;
-import javax.net.ssl.SNIHostName;
-import javax.net.ssl.SNIServerName;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLEngineResult.HandshakeStatus;
@@ -25,7 +20,6 @@ import javax.net.ssl.SSLEngineResult.Status;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSession;
-import javax.net.ssl.StandardConstants;
 
 /**
  * Server-side TLS over another {@link Endpoint}, the raw one, which carries the ciphertext: the
@@ -113,12 +107,7 @@ public final class TlsEndpoint implements Endpoint {
     private volatile boolean established; // the initial handshake completed
     private volatile boolean tls13;
 
-    // set once at the end of the handshake, read by any thread
-    private volatile String protocol;
-    private volatile String cipherSuite;
-    private volatile String applicationProtocol;
-    private volatile String serverName;
-    private volatile TlsDetails details;
+    private volatile NegotiatedSession negotiated; // set once at the end of the handshake, read by any thread
 
     /**
      * TLS over {@code raw} with {@code engine}, a server-mode engine configured by the caller and
@@ -544,42 +533,12 @@ public final class TlsEndpoint implements Endpoint {
 
     private void finishHandshake() {
         established = true;
-        SSLSession session = engine.getSession();
-        protocol = session.getProtocol();
-        tls13 = "TLSv1.3".equals(protocol);
-        cipherSuite = session.getCipherSuite();
-        String alpn = engine.getApplicationProtocol();
-        applicationProtocol = alpn == null || alpn.isEmpty() ? null : alpn;
-        serverName = requestedHostName(session);
-        byte[] id = session.getId();
-        details = new TlsDetails(protocol, cipherSuite, TlsDetails.keySizeOf(cipherSuite),
-                id == null || id.length == 0 ? null : HexFormat.of().formatHex(id), clientCertificates(session));
-        LOG.log(System.Logger.Level.DEBUG, () -> "TLS handshake with " + raw.remoteAddress() + ": " + protocol + " "
-                + cipherSuite + (applicationProtocol != null ? " ALPN " + applicationProtocol : "")
-                + (serverName != null ? " SNI " + serverName : ""));
-    }
-
-    /** The client's verified chain, when the server asked for one and the client sent it; else empty. */
-    private List<java.security.cert.X509Certificate> clientCertificates(SSLSession session) {
-        if (!engine.getNeedClientAuth() && !engine.getWantClientAuth()) return List.of(); // not asked: no exception to pay for
-        try {
-            List<java.security.cert.X509Certificate> chain = new java.util.ArrayList<>();
-            for (java.security.cert.Certificate c : session.getPeerCertificates()) {
-                if (c instanceof java.security.cert.X509Certificate x509) chain.add(x509);
-            }
-            return chain;
-        } catch (javax.net.ssl.SSLPeerUnverifiedException none) {
-            return List.of(); // asked, optional, and the client sent none
-        }
-    }
-
-    private static String requestedHostName(SSLSession session) {
-        if (!(session instanceof ExtendedSSLSession extended)) return null;
-        for (SNIServerName name : extended.getRequestedServerNames()) {
-            if (name instanceof SNIHostName host) return host.getAsciiName();
-            if (name.getType() == StandardConstants.SNI_HOST_NAME) return new SNIHostName(name.getEncoded()).getAsciiName();
-        }
-        return null;
+        NegotiatedSession session = NegotiatedSession.of(engine);
+        tls13 = session.tls13();
+        negotiated = session;
+        LOG.log(System.Logger.Level.DEBUG, () -> "TLS handshake with " + raw.remoteAddress() + ": " + session.protocol() + " "
+                + session.cipherSuite() + (session.applicationProtocol() != null ? " ALPN " + session.applicationProtocol() : "")
+                + (session.serverName() != null ? " SNI " + session.serverName() : ""));
     }
 
     /** After a failed handshake, the engine has a fatal alert to send: telling the client why helps it report the failure. */
@@ -595,29 +554,34 @@ public final class TlsEndpoint implements Endpoint {
 
     /** The negotiated protocol ({@code TLSv1.3}, {@code TLSv1.2}), or null before the handshake. */
     public String protocol() {
-        return protocol;
+        NegotiatedSession session = negotiated;
+        return session == null ? null : session.protocol();
     }
 
     /** What was negotiated, for requests to report; null before the handshake. */
     @Override
     public TlsDetails tls() {
-        return details;
+        NegotiatedSession session = negotiated;
+        return session == null ? null : session.details();
     }
 
     /** The negotiated cipher suite, or null before the handshake. */
     public String cipherSuite() {
-        return cipherSuite;
+        NegotiatedSession session = negotiated;
+        return session == null ? null : session.cipherSuite();
     }
 
     /** The protocol chosen by ALPN ({@code http/1.1}), or null when the client offered none or before the handshake. */
     @Override
     public String applicationProtocol() {
-        return applicationProtocol;
+        NegotiatedSession session = negotiated;
+        return session == null ? null : session.applicationProtocol();
     }
 
     /** The host name the client asked for by SNI, or null when it sent none or before the handshake. */
     public String serverName() {
-        return serverName;
+        NegotiatedSession session = negotiated;
+        return session == null ? null : session.serverName();
     }
 
     // ---- reading ----
