@@ -54,6 +54,13 @@ final class ServeOptionTable {
                             .help("address to listen on; 0.0.0.0 for all").byDefault(ServeSettings.DEFAULT_HOST),
                     option("port", wholeNumber("N", 0, 65535), (s, v) -> s.port = v)
                             .help("port; 0 picks a free one").byDefault(ServeSettings.DEFAULT_PORT),
+                    option("listen", OptionValue.of("URL", ListenUrl::parse), ServeSettings::listen).repeated()
+                            .help("listen on URL: http://HOST:PORT, https://HOST:PORT or ajp://HOST:PORT, an IPv6 HOST in"
+                                    + " brackets (repeatable). Given, the --listen URLs are every listener: --host, --port,"
+                                    + " --https, --https-port, --no-http, --ajp-port and --ajp-host are refused; the --tls-*"
+                                    + " options apply to every https listener (without --tls-cert, the self-signed"
+                                    + " certificate of --https), the --ajp-* ones to every ajp listener, --proxy-protocol"
+                                    + " and --trusted-proxy to every http and https one"),
                     option("root", path("DIR"), (s, v) -> s.root = v)
                             .help("folder of static files, its index.html at /; without it, the bundled demo site"),
                     option("cache-control", OptionValue.withSpaces("GLOB=VALUE", ServeOptionTable::cacheRule),
@@ -124,8 +131,9 @@ final class ServeOptionTable {
                     option("config", path("FILE"), (s, v) -> { }).onCommandLineOnly() // read by ConfigSources, before the others
                             .help("a properties file: each option as a key without the dashes (port=8080,"
                                     + " access-log=/var/log/petrel/access.log, proxy-protocol=true; repeated ones as"
-                                    + " trusted-proxy.1=..., trusted-proxy.2=...); each also as PETREL_PORT, PETREL_ACCESS_LOG,"
-                                    + " ... in the environment (repeated ones separated by spaces)")),
+                                    + " listen.1=..., listen.2=...); each also as PETREL_PORT, PETREL_ACCESS_LOG, ... in the"
+                                    + " environment (repeated ones separated by spaces: PETREL_LISTEN='http://[::]:80"
+                                    + " https://[::]:443')")),
             new OptionGroup("Logging (System.Logger; one line per record: date time LEVEL logger: message):",
                     option("log-level", oneOf("LEVEL", String.join(", ", LOG_LEVELS), byName(LOG_LEVELS)),
                             (s, v) -> s.logLevel = v)

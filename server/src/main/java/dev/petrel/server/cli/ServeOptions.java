@@ -14,15 +14,15 @@ import java.util.Map;
  * The options of {@code petrel serve}, read from the command line, the environment and the config
  * file ({@link ConfigSources}) as {@link ServeOptionTable} declares them.
  *
- * @param listeners where to listen, in order: plain HTTP, HTTPS, AJP, as {@code --host}/{@code --port},
- *        {@code --https-port} and {@code --ajp-host}/{@code --ajp-port} say
+ * @param listeners where to listen, in order: the {@code --listen} URLs, or those the shorthands
+ *        make ({@code --host}/{@code --port}, {@code --https-port}, {@code --ajp-host}/{@code --ajp-port})
  * @param root folder of static files, or {@code null} for the bundled demo site
  * @param transport how connections are served
  * @param maxConnections connections served at once, or -1 for the transport's default
  * @param queueTimeout how long the server may be full before it answers new connections 503
  * @param shutdownGrace how long in-flight requests may take after SIGTERM
- * @param https the HTTPS settings, or null for no HTTPS
- * @param ajp the AJP settings, or null for no AJP
+ * @param https the settings of every HTTPS listener, or null for none
+ * @param ajp the settings of every AJP listener, or null for none
  * @param config the engine's limits and timeouts
  * @param proxyProtocol whether HTTP and HTTPS connections must begin with a PROXY protocol header
  * @param trustedProxies the proxies trusted with PROXY headers and forwarding headers

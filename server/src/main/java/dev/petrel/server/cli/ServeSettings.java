@@ -18,8 +18,8 @@ import java.util.Map;
 /**
  * {@code petrel serve}'s settings while its options are read: each option of
  * {@link ServeOptionTable} puts its value here, and {@link #build()} checks what they say together
- * (a TLS setting without HTTPS, two listeners on one port) and makes the {@link ServeOptions}. A
- * field holds its default until an option sets it.
+ * (a TLS setting without HTTPS, a shorthand beside {@code --listen}, two listeners on one address)
+ * and makes the {@link ServeOptions}. A field holds its default until an option sets it.
  */
 final class ServeSettings {
     static final String DEFAULT_HOST = "127.0.0.1";
@@ -29,6 +29,8 @@ final class ServeSettings {
     static final Duration DEFAULT_QUEUE_TIMEOUT = Duration.ofSeconds(10);
     static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
 
+    /** The options that say where to listen without {@code --listen}: with it, they are refused. */
+    private static final List<String> SHORTHANDS = List.of("host", "port", "https", "https-port", "no-http", "ajp-port", "ajp-host");
     /** The HTTPS settings other than the certificates, refused without HTTPS, as the help lists them. */
     private static final List<String> TLS_ONLY = List.of("tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-engine",
             "tls-ocsp-response");
@@ -37,6 +39,8 @@ final class ServeSettings {
 
     String host = DEFAULT_HOST;
     int port = DEFAULT_PORT;
+    private final List<ListenUrl> listen = new ArrayList<>();
+    private final List<Given> listenGiven = new ArrayList<>();
     Path root;
     TransportKind transport = DEFAULT_TRANSPORT;
     int maxConnections = -1;
@@ -90,6 +94,12 @@ final class ServeSettings {
         this.places = places;
     }
 
+    /** {@code --listen URL}. */
+    void listen(ListenUrl url, Given given) {
+        listen.add(url);
+        listenGiven.add(given);
+    }
+
     /** {@code --tls-cert FILE}: its key, if it needs one, comes next. */
     void certificate(Path file, Given given) {
         certificates.add(new CertificateGiven(new HttpsOptions.CertificateFiles(file, null), given));
@@ -116,10 +126,10 @@ final class ServeSettings {
                 throw new UsageException(certificate.given().where() + " " + files.certificate() + " needs its --tls-key (or give a .p12 file)");
             }
         }
-        List<ListenUrl> listeners = listeners();
+        List<ListenUrl> listeners = listen.isEmpty() ? fromShorthands() : fromListen();
         boolean servesHttps = listeners.stream().anyMatch(l -> l.kind() == Connector.Kind.HTTPS);
         boolean servesAjp = listeners.stream().anyMatch(l -> l.kind() == Connector.Kind.AJP);
-        String httpsNeeded = "--https";
+        String httpsNeeded = listen.isEmpty() ? "--https" : "an https:// --listen";
         if (clientAuth != TlsConfig.ClientAuth.NONE && !servesHttps) throw new UsageException(places.of("tls-client-auth") + " needs " + httpsNeeded);
         if (trust != null && clientAuth == TlsConfig.ClientAuth.NONE) {
             throw new UsageException(places.of("tls-trust") + " needs --tls-client-auth want or need");
@@ -128,7 +138,7 @@ final class ServeSettings {
             if (places.given(name) && !servesHttps) throw new UsageException(places.of(name) + " needs " + httpsNeeded);
         }
         if (!servesAjp && places.anyGiven(name -> name.startsWith("ajp-"))) {
-            throw new UsageException("the --ajp-* options need --ajp-port N");
+            throw new UsageException("the --ajp-* options need " + (listen.isEmpty() ? "--ajp-port N" : "an ajp:// --listen"));
         }
         if (ajpNoSecret && (ajpSecret != null || ajpSecretFile != null)) {
             throw new UsageException(places.of("ajp-no-secret") + " contradicts --ajp-secret / --ajp-secret-file: choose one");
@@ -159,11 +169,11 @@ final class ServeSettings {
     }
 
     /**
-     * Plain HTTP on {@code --host} and {@code --port} unless
+     * Without {@code --listen}: plain HTTP on {@code --host} and {@code --port} unless
      * {@code --no-http}, HTTPS on {@code --https-port} when asked for (a certificate asks for it),
      * AJP on {@code --ajp-host} and {@code --ajp-port}.
      */
-    private List<ListenUrl> listeners() throws UsageException {
+    private List<ListenUrl> fromShorthands() throws UsageException {
         if (!certificates.isEmpty()) https = true;
         boolean ajp = ajpPort >= 0;
         if (noHttp && !https && !ajp) throw new UsageException(places.of("no-http") + " needs --https (or --https-port, --tls-cert) or --ajp-port");
@@ -181,7 +191,29 @@ final class ServeSettings {
         return listeners;
     }
 
-    /** The TLS settings; the port of the HTTPS listener, for the hint logged with a self-signed certificate. */
+    /** With {@code --listen}: its URLs alone, each on an address of its own. */
+    private List<ListenUrl> fromListen() throws UsageException {
+        for (String shorthand : SHORTHANDS) {
+            if (places.given(shorthand)) {
+                throw new UsageException(places.of(shorthand) + " and " + places.of("listen") + " both say where to listen:"
+                        + " with --listen, give every listener as a --listen URL");
+            }
+        }
+        for (int i = 0; i < listen.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                ListenUrl url = listen.get(i);
+                ListenUrl earlier = listen.get(j);
+                if (url.port() != 0 && url.port() == earlier.port() && url.host().equalsIgnoreCase(earlier.host())) {
+                    Given given = listenGiven.get(i);
+                    throw new UsageException(given.where() + " " + given.value() + " is the address of " + listenGiven.get(j).value()
+                            + " too; choose another port");
+                }
+            }
+        }
+        return listen;
+    }
+
+    /** The TLS settings every HTTPS listener shares; the port of the first, for the hint logged with a self-signed certificate. */
     private HttpsOptions httpsOptions(List<ListenUrl> listeners) {
         int first = listeners.stream().filter(l -> l.kind() == Connector.Kind.HTTPS).findFirst().orElseThrow().port();
         return new HttpsOptions(first, certificates.stream().map(CertificateGiven::files).toList(), passwordFile,
@@ -189,10 +221,13 @@ final class ServeSettings {
                 tlsHandshakeTimeout, tlsEngine, ocspResponse);
     }
 
-    /** The AJP settings, with its listener's address. */
+    /** The AJP settings every AJP listener shares, with the first listener's address and the option that asked for it. */
     private AjpOptions ajpOptions(List<ListenUrl> listeners) {
-        ListenUrl ajp = listeners.stream().filter(l -> l.kind() == Connector.Kind.AJP).findFirst().orElseThrow();
-        return new AjpOptions(ajp.port(), ajp.host(), ajpSecret, ajpSecretFile, ajpNoSecret, ajpPacketSize, ajpAttributes);
+        int index = 0;
+        while (listeners.get(index).kind() != Connector.Kind.AJP) index++;
+        ListenUrl first = listeners.get(index);
+        String askedBy = listen.isEmpty() ? "--ajp-port" : "--listen " + listenGiven.get(index).value();
+        return new AjpOptions(first.port(), first.host(), ajpSecret, ajpSecretFile, ajpNoSecret, ajpPacketSize, ajpAttributes, askedBy);
     }
 
     private ServerConfig limits() {

@@ -113,7 +113,7 @@ class ConfigSourcesTest {
         Matcher option = Pattern.compile("(?m)^ {2}--([a-z0-9-]+)").matcher(ServeOptions.HELP);
         while (option.find()) inHelp.add(option.group(1));
         inHelp.remove("config");
-        assertThat(inHelp).contains("port", "tls-key", "gzip");
+        assertThat(inHelp).contains("port", "listen", "tls-key", "gzip");
         for (String name : inHelp) {
             Option<?> declared = ServeOptionTable.named(name);
             String value = declared.isFlag() ? "true" : "x";
