@@ -9,18 +9,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The AJP part of {@code petrel serve}'s options.
+ * The AJP part of {@code petrel serve}'s options, shared by every AJP listener.
  *
- * @param port the AJP port
- * @param host the address to listen on
+ * @param port the first AJP listener's port
+ * @param host the first AJP listener's address (each listener's {@link AjpConfig} gets its own)
  * @param secret the secret given with {@code --ajp-secret}, or null
  * @param secretFile the file given with {@code --ajp-secret-file}, or null
  * @param noSecret whether {@code --ajp-no-secret} turned the secret off
  * @param packetSize the packet size
  * @param allowedAttributes request attributes allowed besides the standard ones
+ * @param askedBy the option that asked for AJP, as on the command line: {@code --ajp-port}, or
+ *        {@code --listen} and the first {@code ajp://} URL; a missing secret is told to it
  */
 record AjpOptions(int port, String host, String secret, Path secretFile, boolean noSecret, int packetSize,
-                  List<String> allowedAttributes) {
+                  List<String> allowedAttributes, String askedBy) {
     /** The environment variable holding the secret when no option gives it. */
     static final String SECRET_VARIABLE = "PETREL_AJP_SECRET";
     static final String DEFAULT_HOST = "127.0.0.1";
@@ -49,7 +51,7 @@ record AjpOptions(int port, String host, String secret, Path secretFile, boolean
         } else {
             String shared = secret != null ? secret : secretFile != null ? readSecret(secretFile) : env.get(SECRET_VARIABLE);
             if (shared == null || shared.isBlank()) {
-                throw new SetupException("--ajp-port needs the secret the front end sends (mod_jk worker.NAME.secret,"
+                throw new SetupException(askedBy + " needs the secret the front end sends (mod_jk worker.NAME.secret,"
                         + " mod_proxy_ajp ProxyPass ... secret=): give --ajp-secret-file FILE or " + SECRET_VARIABLE
                         + ", or --ajp-no-secret to accept requests without one");
             }

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The HTTPS part of {@code petrel serve}'s options.
+ * The HTTPS part of {@code petrel serve}'s options, shared by every HTTPS listener.
  *
- * @param port the HTTPS port
+ * @param port the first HTTPS listener's port, named in the hint logged with a self-signed certificate
  * @param certificates certificate files with their keys, in the order given; empty for the
  *        self-signed localhost certificate
  * @param passwordFile file whose first line is the PKCS#12 password, or null
@@ -28,7 +28,7 @@ record HttpsOptions(int port, List<CertificateFiles> certificates, Path password
     /** The environment variable holding the password of a {@code --tls-trust} store. */
     static final String TRUST_PASSWORD_VARIABLE = "PETREL_TLS_TRUST_PASSWORD";
 
-    /** The HTTPS port when only {@code --https} is given. */
+    /** The HTTPS port when {@code --https} is given without {@code --https-port}. */
     static final int DEFAULT_PORT = 8443;
 
     HttpsOptions {

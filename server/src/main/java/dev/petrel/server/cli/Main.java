@@ -1,7 +1,9 @@
 package dev.petrel.server.cli;
 
+import dev.petrel.server.AjpConfig;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
+import dev.petrel.server.TlsConfig;
 import dev.petrel.server.TlsConfigException;
 import dev.petrel.server.Version;
 import dev.petrel.server.demo.DemoSite;
@@ -20,6 +22,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -64,7 +67,7 @@ public final class Main {
                         yield 0;
                     }
                     ConfigSources.Merged given = ConfigSources.merge(rest, System.getenv());
-                    yield serve(given.parse(), given, err);
+                    yield serve(given.parse(), given.places(), err);
                 }
                 case "version", "--version" -> {
                     out.println("petrel " + Version.get());
@@ -85,8 +88,8 @@ public final class Main {
         }
     }
 
-    /** Serves until SIGTERM; a mistake found on the way names the option as {@code given} has it (the command line, the file or the environment). */
-    private static int serve(ServeOptions options, ConfigSources.Merged given, PrintStream err) {
+    /** Serves until SIGTERM; a mistake found on the way names the option where it was given (the command line, the file or the environment). */
+    private static int serve(ServeOptions options, Places given, PrintStream err) {
         if (options.logLevel() != null) configureLogLevel(options.logLevel());
         System.Logger log = System.getLogger("dev.petrel.server");
         CountDownLatch stopRequested = new CountDownLatch(1);
@@ -97,7 +100,7 @@ public final class Main {
         try {
             Path root = options.root() != null ? options.root() : DemoSite.bundledRoot();
             if (options.root() != null && !Files.isDirectory(root)) {
-                err.println("petrel: " + given.where("--root " + root + " is not a folder"));
+                err.println("petrel: " + given.of("root") + " " + root + " is not a folder");
                 return 2;
             }
             // a folder of the user's is served as it is (its index.html at /); the demo routes only when asked
@@ -108,25 +111,24 @@ public final class Main {
             Handler app = demo ? DemoSite.handler(files, InstantSource.system()) : files;
             if (options.gzip()) app = Compression.gzip(app);
             Server.Builder builder = Server.builder()
-                    .host(options.host())
-                    .port(options.port())
-                    .plainHttp(options.plainHttp())
                     .transport(options.transport())
                     .queueTimeout(options.queueTimeout())
                     .shutdownGrace(options.shutdownGrace())
                     .config(options.config())
                     .http2(options.http2())
-                    .proxyProtocol(options.proxyProtocol())
-                    .trustedProxies(options.trustedProxies().toArray(String[]::new))
                     .handler(app);
             if (options.maxConnections() > 0) builder.maxConnections(options.maxConnections());
             if (options.accessLog() != null) builder.accessLog(options.accessLog());
             if (options.adminPort() >= 0) builder.metrics(true);
+            TlsConfig tls = null;
             if (options.https() != null) {
-                HttpsOptions https = options.https();
-                builder.https(https.port(), HttpsSetup.config(https, log)).watchCertificates(!https.selfSigned());
+                tls = HttpsSetup.config(options.https(), log);
+                builder.watchCertificates(!options.https().selfSigned());
             }
-            if (options.ajp() != null) builder.ajp(options.ajp().port(), options.ajp().config(System.getenv()));
+            AjpConfig ajp = options.ajp() != null ? options.ajp().config(System.getenv()) : null;
+            for (ListenUrl listener : options.listeners()) {
+                builder.connector(listener.connector(tls, ajp, options.proxyProtocol(), options.trustedProxies()));
+            }
             // before the server accepts: a SIGTERM that comes as soon as it answers must stop it gracefully too
             signalsHandled = SignalHandling.onTermination(stopRequested::countDown);
             server = builder.start();
@@ -150,7 +152,7 @@ public final class Main {
         } catch (FileSystemException e) {
             boolean accessLog = options.accessLog() != null && options.accessLog().file() != null
                     && options.accessLog().file().toString().equals(e.getFile());
-            err.println("petrel: " + (accessLog ? given.where("--access-log " + e.getFile() + ": cannot open it: ") : "cannot start: " + e.getFile() + ": ")
+            err.println("petrel: " + (accessLog ? given.of("access-log") + " " + e.getFile() + ": cannot open it: " : "cannot start: " + e.getFile() + ": ")
                     + FileProblem.reason(e));
             return 1;
         } catch (IOException e) {
@@ -174,9 +176,10 @@ public final class Main {
         if (server.logsAccess()) SignalHandling.onUserSignal(server::reopenAccessLog);
         long readyMillis = Duration.between(jvmStart(), Instant.now()).toMillis();
         List<String> urls = new ArrayList<>();
-        if (server.servesPlainHttp()) urls.add("http://" + hostForUrl(server.address()) + ":" + server.address().getPort() + "/");
-        if (server.servesHttps()) urls.add("https://" + hostForUrl(server.httpsAddress()) + ":" + server.httpsAddress().getPort() + "/");
-        if (server.servesAjp()) urls.add("ajp://" + hostForUrl(server.ajpAddress()) + ":" + server.ajpAddress().getPort() + "/");
+        for (int i = 0; i < server.connectors().size(); i++) {
+            InetSocketAddress address = server.addresses().get(i);
+            urls.add(server.connectors().get(i).kind().name().toLowerCase(Locale.ROOT) + "://" + hostForUrl(address) + ":" + address.getPort() + "/");
+        }
         if (admin != null) urls.add("admin http://" + hostForUrl(admin.address()) + ":" + admin.address().getPort() + "/health");
         String tls = server.servesHttps() ? ", TLS by " + server.tlsEngine() : "";
         log.log(System.Logger.Level.INFO, "Petrel {0} ready: transport={1}{5}, {2} serving {3}, in {4} ms since JVM start",

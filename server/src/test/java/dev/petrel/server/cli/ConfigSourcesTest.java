@@ -108,15 +108,29 @@ class ConfigSourcesTest {
     }
 
     @Test
-    void everyOptionOfTheHelpHasAKeyAndEveryKeyIsAnOption() {
+    void everyOptionOfTheHelpHasAKeyAndAVariable() throws Exception {
         Set<String> inHelp = new HashSet<>();
         Matcher option = Pattern.compile("(?m)^ {2}--([a-z0-9-]+)").matcher(ServeOptions.HELP);
         while (option.find()) inHelp.add(option.group(1));
         inHelp.remove("config");
-        inHelp.remove("help");
-        Set<String> keys = new HashSet<>(ConfigSources.VALUED);
-        keys.addAll(ConfigSources.REPEATABLE);
-        keys.addAll(ConfigSources.FLAGS);
-        assertThat(keys).isEqualTo(inHelp);
+        assertThat(inHelp).contains("port", "listen", "tls-key", "gzip");
+        for (String name : inHelp) {
+            Option<?> declared = ServeOptionTable.named(name);
+            String value = declared.isFlag() ? "true" : "x";
+            String key = declared.repeatable() ? name + ".1" : name;
+            String variable = "PETREL_" + name.toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+            if (declared.follows() != null) { // read with its leader's value of the same index
+                String leader = declared.follows();
+                assertThat(ConfigFile.read(config(leader + ".1=a.crt\n" + key + "=" + value + "\n"))).extracting(g -> g.option().name())
+                        .as("key %s", key).containsExactly(leader, name);
+                continue;
+            }
+            assertThat(ConfigFile.read(config(key + "=" + value + "\n"))).extracting(Given::where)
+                    .as("key %s", key).containsExactly("--config " + dir.resolve("petrel.properties") + ": key '" + key + "'");
+            assertThat(EnvironmentVariables.read(Map.of(variable, value))).extracting(Given::where)
+                    .as("variable %s", variable).containsExactly("environment variable " + variable);
+        }
+        assertThatThrownBy(() -> ConfigFile.read(config("config=other.properties\n"))).hasMessageEndingWith("a config file cannot name another");
+        assertThat(EnvironmentVariables.read(Map.of("PETREL_CONFIG", "other.properties"))).isEmpty();
     }
 }

@@ -124,6 +124,40 @@ class ServeProcessTest {
         }
     }
 
+    @Test
+    void servesEveryListenerOfListenAndHttpsWithoutCertificatesAsHttpsDoes() throws Exception {
+        Path tlsDir = dir.resolve("tls");
+        // made now, as --https would make it; the server finds it there and keeps it
+        Path certificate = dev.petrel.server.tls.SelfSignedCertificate.obtain(tlsDir).certificateFile();
+        SSLContext client = trusting(certificate);
+        Path log = dir.resolve("serve-listen.log");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                "dev.petrel.server.cli.Main", "serve", "--listen", "http://127.0.0.1:0", "--listen=http://127.0.0.1:0",
+                "--listen", "https://127.0.0.1:0", "--tls-dir", tlsDir.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            Pattern listeners = Pattern.compile(
+                    "ready: .*http://127\\.0\\.0\\.1:(\\d+)/ and http://127\\.0\\.0\\.1:(\\d+)/ and https://127\\.0\\.0\\.1:(\\d+)/ serving");
+            await("the ready line", () -> listeners.matcher(read(log)).find());
+            Matcher ready = listeners.matcher(read(log));
+            assertThat(ready.find()).isTrue();
+            int first = Integer.parseInt(ready.group(1));
+            int second = Integer.parseInt(ready.group(2));
+            assertThat(first).isNotEqualTo(second);
+            assertThat(get(first, "/")).startsWith("HTTP/1.1 200").endsWith("HelloWorld");
+            assertThat(get(second, "/")).startsWith("HTTP/1.1 200").endsWith("HelloWorld");
+            assertThat(fingerprint(client, Integer.parseInt(ready.group(3)))).isEqualTo(fingerprintOf(certificate));
+            assertThat(read(log)).contains("self-signed certificate for localhost, kept in " + tlsDir);
+
+            process.destroy(); // SIGTERM
+            assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("stopped within 20 s").isTrue();
+            assertThat(process.exitValue()).isZero();
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
     private static String get(int port, String target) throws IOException {
         try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
             socket.setSoTimeout(5000);
