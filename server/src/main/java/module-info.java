@@ -1,6 +1,7 @@
 /**
- * The Petrel server. Its API is {@code dev.petrel.server} (the handler API, the server and its
- * settings) and {@code dev.petrel.server.files} (static files); every other package is the
+ * The Petrel server. Its API is {@code dev.petrel.server} (the handler API and the server),
+ * {@code dev.petrel.server.config} (the server's settings: limits, TLS, AJP, HTTP/2, connectors,
+ * the access log) and {@code dev.petrel.server.files} (static files); every other package is the
  * implementation (the exchange and the transport seam, the HTTP/1.1 and AJP protocols, TLS, the
  * transports, the command line) and may change without notice.
  */
@@ -17,5 +18,6 @@ module dev.petrel.server {
     exports dev.petrel.server;
     uses dev.petrel.server.TlsEngineProvider; // TLS engines besides the JDK's (petrel-tls-native provides one)
     uses dev.petrel.server.MetricsExporter; // the admin listener's /metrics (petrel-metrics provides one)
+    exports dev.petrel.server.config;
     exports dev.petrel.server.files;
 }

@@ -44,10 +44,10 @@ class ArchitectureTest {
         assertNoArrow(in("dev.petrel.http"), in("dev.petrel.http2", "dev.petrel.ajp"));
     }
 
-    /** What a handler sees (Request, Response, Router, static files) is built on the engine, never the other way. */
+    /** What a handler sees (Request, Response, Router, the settings, static files) is built on the engine, never the other way. */
     @Test
     void thePublicApiDoesNotReachIntoTheEngine() {
-        assertNoArrow(exactly("dev.petrel.server", "dev.petrel.server.files"), in("dev.petrel.server.engine"));
+        assertNoArrow(exactly("dev.petrel.server", "dev.petrel.server.config", "dev.petrel.server.files"), in("dev.petrel.server.engine"));
     }
 
     @Test

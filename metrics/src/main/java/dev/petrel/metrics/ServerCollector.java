@@ -1,6 +1,6 @@
 package dev.petrel.metrics;
 
-import dev.petrel.server.Connector;
+import dev.petrel.server.config.Connector;
 import dev.petrel.server.ConnectorMetrics;
 import dev.petrel.server.Server;
 import io.prometheus.metrics.model.registry.MultiCollector;

@@ -1,10 +1,10 @@
 package dev.petrel.microbench;
 
 import dev.petrel.http.DateCache;
-import dev.petrel.server.Connector;
+import dev.petrel.server.config.Connector;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.engine.ExchangeObserver;
 import dev.petrel.server.http1.Http1Connection;
 import dev.petrel.server.observe.ConnectorCounters;

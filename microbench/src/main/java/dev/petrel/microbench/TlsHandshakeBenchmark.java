@@ -1,6 +1,6 @@
 package dev.petrel.microbench;
 
-import dev.petrel.server.TlsConfig;
+import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.tls.SelfSignedCertificate;
 import dev.petrel.server.tls.TlsContext;
 import dev.petrel.server.tls.TlsContextFactory;

@@ -1,5 +1,6 @@
 package dev.petrel.server;
 
+import dev.petrel.server.config.Connector;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;

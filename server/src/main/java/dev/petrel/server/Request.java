@@ -2,6 +2,7 @@ package dev.petrel.server;
 
 import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HttpVersion;
+import dev.petrel.server.config.AjpConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;

@@ -1,5 +1,7 @@
 package dev.petrel.server;
 
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TlsConfigException;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Objects;

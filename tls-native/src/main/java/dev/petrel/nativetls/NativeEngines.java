@@ -1,7 +1,7 @@
 package dev.petrel.nativetls;
 
-import dev.petrel.server.TlsConfig;
-import dev.petrel.server.TlsConfigException;
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TlsConfigException;
 import dev.petrel.server.TlsEngineProvider;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
-import dev.petrel.server.TlsConfig;
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TransportKind;
 import dev.petrel.server.tls.SelfSignedCertificate;
 import dev.petrel.server.engine.SlotPool;
 import java.io.IOException;

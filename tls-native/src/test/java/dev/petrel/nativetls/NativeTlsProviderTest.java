@@ -3,8 +3,8 @@ package dev.petrel.nativetls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.petrel.server.TlsConfig;
-import dev.petrel.server.TlsConfigException;
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TlsConfigException;
 import dev.petrel.server.tls.SelfSignedCertificate;
 import dev.petrel.server.tls.TlsContext;
 import dev.petrel.server.tls.TlsContextFactory;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.TlsConfig;
-import dev.petrel.server.TlsConfigException;
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TlsConfigException;
+import dev.petrel.server.config.TransportKind;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

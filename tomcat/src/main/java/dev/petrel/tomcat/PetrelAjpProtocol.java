@@ -1,8 +1,8 @@
 package dev.petrel.tomcat;
 
-import dev.petrel.server.AjpConfig;
-import dev.petrel.server.Connector;
-import dev.petrel.server.TlsConfig;
+import dev.petrel.server.config.AjpConfig;
+import dev.petrel.server.config.Connector;
+import dev.petrel.server.config.TlsConfig;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;

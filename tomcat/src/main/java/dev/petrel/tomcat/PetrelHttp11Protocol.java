@@ -1,7 +1,7 @@
 package dev.petrel.tomcat;
 
-import dev.petrel.server.Connector;
-import dev.petrel.server.TlsConfig;
+import dev.petrel.server.config.Connector;
+import dev.petrel.server.config.TlsConfig;
 import java.util.Arrays;
 
 /**

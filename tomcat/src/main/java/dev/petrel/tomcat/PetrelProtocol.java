@@ -1,11 +1,11 @@
 package dev.petrel.tomcat;
 
-import dev.petrel.server.Connector;
-import dev.petrel.server.Http2Config;
+import dev.petrel.server.config.Connector;
+import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.Server;
-import dev.petrel.server.ServerConfig;
-import dev.petrel.server.TlsConfig;
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.ServerConfig;
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TransportKind;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.petrel.tomcat;
 
-import dev.petrel.server.TlsConfig;
+import dev.petrel.server.config.TlsConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

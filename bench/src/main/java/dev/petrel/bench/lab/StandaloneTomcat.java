@@ -1,6 +1,6 @@
 package dev.petrel.bench.lab;
 
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TransportKind;
 import dev.petrel.testkit.TomcatDistribution;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,12 +1,12 @@
 package dev.petrel.bench.servers;
 
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.Handler;
-import dev.petrel.server.Http2Config;
+import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.TlsConfig;
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TransportKind;
 import java.util.Arrays;
 
 /**

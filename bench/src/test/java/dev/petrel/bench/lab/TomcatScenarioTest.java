@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.petrel.bench.model.Environment;
 import dev.petrel.bench.model.NotApplicable;
 import dev.petrel.bench.model.RunResults;
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TransportKind;
 import java.util.Map;
 import java.nio.file.Path;
 import java.util.List;

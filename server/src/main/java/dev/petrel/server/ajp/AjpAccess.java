@@ -1,7 +1,7 @@
 package dev.petrel.server.ajp;
 
 import dev.petrel.ajp.AjpRequestHead;
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AjpConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 

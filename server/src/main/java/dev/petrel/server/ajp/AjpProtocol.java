@@ -1,8 +1,8 @@
 package dev.petrel.server.ajp;
 
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.Handler;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.ExchangeObserver;

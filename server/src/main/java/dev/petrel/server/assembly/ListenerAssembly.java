@@ -1,11 +1,11 @@
 package dev.petrel.server.assembly;
 
 import dev.petrel.http.DateCache;
-import dev.petrel.server.AccessLog;
-import dev.petrel.server.Connector;
+import dev.petrel.server.config.AccessLog;
+import dev.petrel.server.config.Connector;
 import dev.petrel.server.Handler;
-import dev.petrel.server.Http2Config;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.Http2Config;
+import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.ajp.AjpProtocol;
 import dev.petrel.server.engine.ConnectionChain;
 import dev.petrel.server.engine.ExchangeObserver;

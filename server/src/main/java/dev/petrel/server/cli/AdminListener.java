@@ -4,7 +4,7 @@ import dev.petrel.server.HealthCheck;
 import dev.petrel.server.MetricsExporter;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TransportKind;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;

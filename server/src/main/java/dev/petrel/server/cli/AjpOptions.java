@@ -1,7 +1,7 @@
 package dev.petrel.server.cli;
 
 import dev.petrel.ajp.AjpPackets;
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AjpConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package dev.petrel.server.cli;
 
 import dev.petrel.server.CertificateInfo;
 import dev.petrel.server.Server;
-import dev.petrel.server.TlsConfig;
-import dev.petrel.server.TlsConfigException;
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TlsConfigException;
 import dev.petrel.server.tls.SelfSignedCertificate;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

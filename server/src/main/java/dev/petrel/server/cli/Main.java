@@ -1,10 +1,10 @@
 package dev.petrel.server.cli;
 
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
-import dev.petrel.server.TlsConfig;
-import dev.petrel.server.TlsConfigException;
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TlsConfigException;
 import dev.petrel.server.Version;
 import dev.petrel.server.demo.DemoSite;
 import dev.petrel.server.Compression;

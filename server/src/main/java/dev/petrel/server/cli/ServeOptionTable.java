@@ -12,11 +12,11 @@ import static dev.petrel.server.cli.OptionValue.text;
 import static dev.petrel.server.cli.OptionValue.wholeNumber;
 
 import dev.petrel.ajp.AjpPackets;
-import dev.petrel.server.AccessLog;
-import dev.petrel.server.Http2Config;
-import dev.petrel.server.ServerConfig;
-import dev.petrel.server.TlsConfig;
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.AccessLog;
+import dev.petrel.server.config.Http2Config;
+import dev.petrel.server.config.ServerConfig;
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TransportKind;
 import dev.petrel.server.proxy.TrustedProxies;
 import java.nio.file.FileSystems;
 import java.util.Arrays;

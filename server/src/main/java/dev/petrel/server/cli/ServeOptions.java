@@ -1,10 +1,10 @@
 package dev.petrel.server.cli;
 
-import dev.petrel.server.AccessLog;
-import dev.petrel.server.Connector;
-import dev.petrel.server.Http2Config;
-import dev.petrel.server.ServerConfig;
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.AccessLog;
+import dev.petrel.server.config.Connector;
+import dev.petrel.server.config.Http2Config;
+import dev.petrel.server.config.ServerConfig;
+import dev.petrel.server.config.TransportKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

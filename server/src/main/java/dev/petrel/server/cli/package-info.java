@@ -29,7 +29,7 @@
  * <p>Where to listen: any number of {@code --listen URL}s ({@code http://}, {@code https://},
  * {@code ajp://}; {@link dev.petrel.server.cli.ListenUrl}), or, without one, the shorthands
  * {@code --host}, {@code --port}, {@code --https-port}, {@code --ajp-host} and {@code --ajp-port}
- * as before. Each listener becomes a {@link dev.petrel.server.Connector} of the one
+ * as before. Each listener becomes a {@link dev.petrel.server.config.Connector} of the one
  * {@link dev.petrel.server.Server}; the TLS, AJP and proxy settings apply to every listener of
  * their scheme.
  */

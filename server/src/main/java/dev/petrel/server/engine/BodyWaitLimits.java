@@ -1,8 +1,8 @@
 package dev.petrel.server.engine;
 
-import dev.petrel.server.DataRate;
+import dev.petrel.server.config.DataRate;
 import dev.petrel.server.IncompleteBodyException;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.util.concurrent.TimeUnit;

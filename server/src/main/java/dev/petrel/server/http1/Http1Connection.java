@@ -8,7 +8,7 @@ import dev.petrel.http.Methods;
 import dev.petrel.http.ParseStatus;
 import dev.petrel.http.RequestHead;
 import dev.petrel.server.Handler;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.ConnectionInput;
 import dev.petrel.server.engine.Endpoint;

@@ -2,7 +2,7 @@ package dev.petrel.server.http1;
 
 import dev.petrel.http.DateCache;
 import dev.petrel.http.RequestParser;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.engine.BodyWaitLimits;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.ConnectionInput;

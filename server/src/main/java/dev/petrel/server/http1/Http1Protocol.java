@@ -4,7 +4,7 @@ import dev.petrel.http.ByteSink;
 import dev.petrel.http.DateCache;
 import dev.petrel.http.ResponseHeadEncoder;
 import dev.petrel.server.Handler;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.ConnectionInput;
 import dev.petrel.server.engine.Endpoint;

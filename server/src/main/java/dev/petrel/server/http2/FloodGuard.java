@@ -1,6 +1,6 @@
 package dev.petrel.server.http2;
 
-import dev.petrel.server.Http2Config;
+import dev.petrel.server.config.Http2Config;
 
 /**
  * Counts what a client makes the server do for nothing, per second, on one connection: streams

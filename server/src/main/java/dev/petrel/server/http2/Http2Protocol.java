@@ -2,8 +2,8 @@ package dev.petrel.server.http2;
 
 import dev.petrel.http.DateCache;
 import dev.petrel.server.Handler;
-import dev.petrel.server.Http2Config;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.Http2Config;
+import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.ExchangeObserver;

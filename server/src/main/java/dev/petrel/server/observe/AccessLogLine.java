@@ -1,6 +1,6 @@
 package dev.petrel.server.observe;
 
-import dev.petrel.server.AccessLog;
+import dev.petrel.server.config.AccessLog;
 import dev.petrel.server.engine.ExchangeRequest;
 import dev.petrel.server.engine.ExchangeResponse;
 import java.net.InetSocketAddress;

@@ -1,7 +1,7 @@
 package dev.petrel.server.observe;
 
 import dev.petrel.http.Methods;
-import dev.petrel.server.Connector;
+import dev.petrel.server.config.Connector;
 import dev.petrel.server.ConnectorMetrics;
 import java.net.InetSocketAddress;
 import java.time.Duration;

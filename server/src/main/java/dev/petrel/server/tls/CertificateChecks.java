@@ -1,6 +1,6 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.server.TlsConfigException;
+import dev.petrel.server.config.TlsConfigException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;

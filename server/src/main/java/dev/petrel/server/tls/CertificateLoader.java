@@ -1,7 +1,7 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.server.CertificateSource;
-import dev.petrel.server.TlsConfigException;
+import dev.petrel.server.config.CertificateSource;
+import dev.petrel.server.config.TlsConfigException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.server.TlsConfig;
-import dev.petrel.server.TlsConfigException;
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TlsConfigException;
 import dev.petrel.server.TlsEngineProvider;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.server.TlsConfigException;
+import dev.petrel.server.config.TlsConfigException;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

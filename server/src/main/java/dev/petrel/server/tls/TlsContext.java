@@ -1,6 +1,6 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.server.TlsConfig;
+import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.TlsEngineProvider;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.server.CertificateSource;
-import dev.petrel.server.TlsConfig;
-import dev.petrel.server.TlsConfigException;
+import dev.petrel.server.config.CertificateSource;
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TlsConfigException;
 import dev.petrel.server.TlsEngineProvider;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.server.TlsConfigException;
+import dev.petrel.server.config.TlsConfigException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.petrel.server.transport;
 
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TransportKind;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;

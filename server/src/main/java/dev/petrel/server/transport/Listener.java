@@ -1,6 +1,6 @@
 package dev.petrel.server.transport;
 
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TransportKind;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.ProtocolConnection;
 import dev.petrel.server.observe.ConnectorCounters;

@@ -1,6 +1,6 @@
 package dev.petrel.server.transport;
 
-import dev.petrel.server.DataRate;
+import dev.petrel.server.config.DataRate;
 import java.time.Duration;
 import java.util.Objects;
 

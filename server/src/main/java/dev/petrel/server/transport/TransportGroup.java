@@ -1,6 +1,6 @@
 package dev.petrel.server.transport;
 
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TransportKind;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

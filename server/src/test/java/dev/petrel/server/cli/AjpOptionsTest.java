@@ -3,7 +3,7 @@ package dev.petrel.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AjpConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,9 +3,9 @@ package dev.petrel.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.petrel.server.AjpConfig;
-import dev.petrel.server.Connector;
-import dev.petrel.server.TlsConfig;
+import dev.petrel.server.config.AjpConfig;
+import dev.petrel.server.config.Connector;
+import dev.petrel.server.config.TlsConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.petrel.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TransportKind;
 import dev.petrel.server.tls.Fixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -15,11 +15,11 @@ class ServeOptionsTest {
 
     @Test
     void http2LimitsDefaultToHttp2ConfigsAndAreCheckedAgainstTheirRanges() throws Exception {
-        assertThat(parse().http2()).isEqualTo(dev.petrel.server.Http2Config.DEFAULT);
+        assertThat(parse().http2()).isEqualTo(dev.petrel.server.config.Http2Config.DEFAULT);
         ServeOptions changed = parse("--h2c", "--h2-max-streams", "250", "--h2-stream-window=1048576",
                 "--h2-connection-window", "8388608", "--h2-max-resets", "50", "--h2-max-control-frames", "300",
                 "--h2-max-empty-frames=20");
-        assertThat(changed.http2()).isEqualTo(new dev.petrel.server.Http2Config(true, true, 250, 1_048_576, 8_388_608,
+        assertThat(changed.http2()).isEqualTo(new dev.petrel.server.config.Http2Config(true, true, 250, 1_048_576, 8_388_608,
                 16_384, 4_096, 50, 300, 20));
 
         assertThatThrownBy(() -> parse("--h2-max-streams", "0")).isInstanceOf(UsageException.class)
@@ -35,11 +35,11 @@ class ServeOptionsTest {
     @Test
     void slowClientLimitsDefaultToTheServerConfigsAndCanBeChangedOrTurnedOff() throws Exception {
         ServeOptions defaults = parse();
-        assertThat(defaults.config()).isEqualTo(dev.petrel.server.ServerConfig.DEFAULT);
+        assertThat(defaults.config()).isEqualTo(dev.petrel.server.config.ServerConfig.DEFAULT);
 
         ServeOptions changed = parse("--min-body-rate", "1000", "--min-response-rate=0", "--rate-grace", "2",
                 "--body-timeout", "300", "--head-timeout-when-full", "5");
-        assertThat(changed.config().minRequestBodyRate()).isEqualTo(new dev.petrel.server.DataRate(1000, java.time.Duration.ofSeconds(2)));
+        assertThat(changed.config().minRequestBodyRate()).isEqualTo(new dev.petrel.server.config.DataRate(1000, java.time.Duration.ofSeconds(2)));
         assertThat(changed.config().minResponseRate().enabled()).isFalse();
         assertThat(changed.config().requestBodyTimeout()).isEqualTo(java.time.Duration.ofSeconds(300));
         assertThat(changed.config().headTimeoutWhenFull()).isEqualTo(java.time.Duration.ofSeconds(5));
@@ -139,9 +139,9 @@ class ServeOptionsTest {
     void accessLogOptions() throws UsageException {
         assertThat(parse().accessLog()).isNull();
         assertThat(parse("--access-log", "/var/log/petrel/access.log").accessLog())
-                .isEqualTo(dev.petrel.server.AccessLog.file(Path.of("/var/log/petrel/access.log")));
+                .isEqualTo(dev.petrel.server.config.AccessLog.file(Path.of("/var/log/petrel/access.log")));
         assertThat(parse("--access-log=-", "--access-log-format", "json").accessLog())
-                .isEqualTo(dev.petrel.server.AccessLog.standardOutput().format(dev.petrel.server.AccessLog.Format.JSON));
+                .isEqualTo(dev.petrel.server.config.AccessLog.standardOutput().format(dev.petrel.server.config.AccessLog.Format.JSON));
         assertThatThrownBy(() -> parse("--access-log", "a.log", "--access-log-format", "xml"))
                 .isInstanceOf(UsageException.class).hasMessage("--access-log-format takes common, combined or json, not 'xml'");
         assertThatThrownBy(() -> parse("--access-log-format", "json"))
@@ -150,11 +150,11 @@ class ServeOptionsTest {
 
     @Test
     void clientCertificateOptions() throws UsageException {
-        assertThat(parse("--https").https().clientAuth()).isEqualTo(dev.petrel.server.TlsConfig.ClientAuth.NONE);
+        assertThat(parse("--https").https().clientAuth()).isEqualTo(dev.petrel.server.config.TlsConfig.ClientAuth.NONE);
         HttpsOptions need = parse("--https", "--tls-client-auth", "need", "--tls-trust", "clients-ca.pem").https();
-        assertThat(need.clientAuth()).isEqualTo(dev.petrel.server.TlsConfig.ClientAuth.REQUIRED);
+        assertThat(need.clientAuth()).isEqualTo(dev.petrel.server.config.TlsConfig.ClientAuth.REQUIRED);
         assertThat(need.trust()).isEqualTo(Path.of("clients-ca.pem"));
-        assertThat(parse("--https", "--tls-client-auth=want").https().clientAuth()).isEqualTo(dev.petrel.server.TlsConfig.ClientAuth.OPTIONAL);
+        assertThat(parse("--https", "--tls-client-auth=want").https().clientAuth()).isEqualTo(dev.petrel.server.config.TlsConfig.ClientAuth.OPTIONAL);
         assertThatThrownBy(() -> parse("--tls-client-auth", "need")).hasMessage("--tls-client-auth needs --https");
         assertThatThrownBy(() -> parse("--https", "--tls-trust", "ca.pem")).hasMessage("--tls-trust needs --tls-client-auth want or need");
         assertThatThrownBy(() -> parse("--https", "--tls-client-auth", "maybe"))
@@ -184,7 +184,7 @@ class ServeOptionsTest {
         ServeOptions options = parse("--header-timeout", "5", "--idle-timeout=60", "--body-read-timeout", "7", "--write-timeout", "8",
                 "--max-requests-per-connection", "500", "--max-drain-bytes", "1024", "--response-buffer-size", "32768",
                 "--max-body-size", "1073741824", "--max-request-line", "4096", "--max-header-size", "32768", "--max-headers", "50");
-        dev.petrel.server.ServerConfig config = options.config();
+        dev.petrel.server.config.ServerConfig config = options.config();
         assertThat(config.headerTimeout()).isEqualTo(java.time.Duration.ofSeconds(5));
         assertThat(config.idleTimeout()).isEqualTo(java.time.Duration.ofSeconds(60));
         assertThat(config.bodyReadTimeout()).isEqualTo(java.time.Duration.ofSeconds(7));
@@ -196,7 +196,7 @@ class ServeOptionsTest {
         assertThat(config.limits().maxRequestLineLength()).isEqualTo(4096);
         assertThat(config.limits().maxHeaderSectionSize()).isEqualTo(32768);
         assertThat(config.limits().maxHeaderCount()).isEqualTo(50);
-        assertThat(parse().config()).isEqualTo(dev.petrel.server.ServerConfig.DEFAULT);
+        assertThat(parse().config()).isEqualTo(dev.petrel.server.config.ServerConfig.DEFAULT);
         assertThatThrownBy(() -> parse("--idle-timeout", "0")).hasMessage("--idle-timeout takes a whole number from 1 to 86400, not '0'");
         assertThatThrownBy(() -> parse("--max-body-size", "lots")).hasMessageStartingWith("--max-body-size takes a whole number");
     }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.http.DateCache;
 import dev.petrel.server.Handler;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.engine.BufferPool;
 import dev.petrel.server.engine.ExchangeObserver;
 import dev.petrel.server.engine.ConnectionInput;

@@ -2,8 +2,8 @@ package dev.petrel.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.petrel.server.AccessLog;
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AccessLog;
+import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.Handler;
 import dev.petrel.server.HttpStatusException;
 import dev.petrel.server.Router;

@@ -2,7 +2,7 @@ package dev.petrel.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.IncompleteBodyException;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
@@ -29,7 +29,7 @@ class AjpIncompleteBodyTest {
         return start(kind, TestServers.config().build(), spy);
     }
 
-    private static Server start(Transport kind, dev.petrel.server.ServerConfig config, BodySpy spy) throws Exception {
+    private static Server start(Transport kind, dev.petrel.server.config.ServerConfig config, BodySpy spy) throws Exception {
         return TestServers.builder(kind, config, Router.builder().post("/upload", spy.handler()).build())
                 .ajp(0, AjpConfig.withSecret(SECRET)).start();
     }
@@ -37,8 +37,8 @@ class AjpIncompleteBodyTest {
     @PlainHttpTransportTest
     void aFrontEndTooSlowWithTheBodyGets408(Transport kind) throws Exception {
         BodySpy spy = new BodySpy();
-        var config = TestServers.config().from(dev.petrel.server.ServerConfig.DEFAULT
-                .withMinRequestBodyRate(new dev.petrel.server.DataRate(1000, java.time.Duration.ofMillis(300)))).build();
+        var config = TestServers.config().from(dev.petrel.server.config.ServerConfig.DEFAULT
+                .withMinRequestBodyRate(new dev.petrel.server.config.DataRate(1000, java.time.Duration.ofMillis(300)))).build();
         try (Server server = start(kind, config, spy); AjpClient front = AjpClient.connect(server.ajpAddress())) {
             Request request = AjpClient.request("POST", "/upload").secret(SECRET)
                     .truncatedBody("hello".getBytes(StandardCharsets.US_ASCII), 10);

@@ -3,7 +3,7 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.http.HttpLimits;
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
 import dev.petrel.server.TlsDetails;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
-import dev.petrel.server.TlsConfig;
-import dev.petrel.server.TlsConfig.ClientAuth;
-import dev.petrel.server.TlsConfig.TrustedCertificates;
-import dev.petrel.server.TlsConfigException;
+import dev.petrel.server.config.TlsConfig;
+import dev.petrel.server.config.TlsConfig.ClientAuth;
+import dev.petrel.server.config.TlsConfig.TrustedCertificates;
+import dev.petrel.server.config.TlsConfigException;
 import dev.petrel.server.tls.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,14 +3,14 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.petrel.server.AjpConfig;
-import dev.petrel.server.Connector;
+import dev.petrel.server.config.AjpConfig;
+import dev.petrel.server.config.Connector;
 import dev.petrel.server.Handler;
-import dev.petrel.server.Http2Config;
+import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.TlsConfigException;
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TlsConfigException;
+import dev.petrel.server.config.TransportKind;
 import dev.petrel.testkit.AjpClient;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -118,7 +118,7 @@ class ConnectorsTest {
     }
 
     /** The protocol a client offering h2 and http/1.1 gets from a server with {@code http2} and {@code tls}. */
-    private static String negotiated(Http2Config http2, dev.petrel.server.TlsConfig tls) throws Exception {
+    private static String negotiated(Http2Config http2, dev.petrel.server.config.TlsConfig tls) throws Exception {
         try (Server server = Server.builder().host("127.0.0.1").handler(app()).http2(http2).connector(Connector.https(0, tls)).start();
              SSLSocket socket = (SSLSocket) TestCertificate.get().clientContext().getSocketFactory()
                      .createSocket("127.0.0.1", server.httpsAddress().getPort())) {

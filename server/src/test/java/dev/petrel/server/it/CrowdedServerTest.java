@@ -55,7 +55,7 @@ class CrowdedServerTest {
 
     @TransportTest
     void aFullServerKeepsItsIdleConnectionsUntilANewClientWaits(Transport kind) throws Exception {
-        var config = TestServers.config().idleTimeout(Duration.ofSeconds(10)).from(dev.petrel.server.ServerConfig.DEFAULT
+        var config = TestServers.config().idleTimeout(Duration.ofSeconds(10)).from(dev.petrel.server.config.ServerConfig.DEFAULT
                 .withHeadTimeoutWhenFull(Duration.ofMillis(300))).build();
         try (Server server = TestServers.builder(kind, config, TestApp.handler()).maxConnections(3).start();
              RawClient a = RawClient.connect(server); RawClient b = RawClient.connect(server); RawClient c = RawClient.connect(server)) {

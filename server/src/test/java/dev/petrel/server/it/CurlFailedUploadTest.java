@@ -3,7 +3,7 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.http.HttpLimits;
-import dev.petrel.server.Http2Config;
+import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.Server;
 import dev.petrel.server.demo.DemoSite;
 import dev.petrel.server.tls.Tools;

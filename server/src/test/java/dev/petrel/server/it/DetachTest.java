@@ -2,7 +2,7 @@ package dev.petrel.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.Detached;
 import dev.petrel.server.HttpStatusException;
 import dev.petrel.server.Router;

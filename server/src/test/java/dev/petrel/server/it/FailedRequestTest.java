@@ -3,14 +3,14 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.http.HttpLimits;
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.ConnectorMetrics;
-import dev.petrel.server.DataRate;
+import dev.petrel.server.config.DataRate;
 import dev.petrel.server.Handler;
-import dev.petrel.server.Http2Config;
+import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -6,7 +6,7 @@ import dev.petrel.http2.Frames;
 import dev.petrel.http2.Http2ErrorCode;
 import dev.petrel.http2.Http2Settings;
 import dev.petrel.server.Handler;
-import dev.petrel.server.Http2Config;
+import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.Server;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -6,7 +6,7 @@ import dev.petrel.http2.Frames;
 import dev.petrel.http2.Http2ErrorCode;
 import dev.petrel.http2.Http2Settings;
 import dev.petrel.server.Handler;
-import dev.petrel.server.Http2Config;
+import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.Request;
 import dev.petrel.server.Response;
 import dev.petrel.server.Server;
@@ -45,7 +45,7 @@ class Http2HardeningTest {
         return start(kind, TestServers.config().build());
     }
 
-    private static Server start(Transport kind, dev.petrel.server.ServerConfig config) throws IOException {
+    private static Server start(Transport kind, dev.petrel.server.config.ServerConfig config) throws IOException {
         return TestServers.builder(kind, config, handler())
                 .handler(handlerFor(kind))
                 .http2(Http2Config.ENABLED.withClearText(true))

@@ -2,7 +2,7 @@ package dev.petrel.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.petrel.server.Http2Config;
+import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.Server;
 import dev.petrel.server.files.StaticFiles;
 import dev.petrel.server.tls.Tools;

@@ -3,7 +3,7 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.TlsConfig;
+import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.tls.Fixtures;
 import dev.petrel.server.tls.Tools;
 import java.nio.file.Files;
@@ -41,7 +41,7 @@ class HttpsClientsTest {
         return start(kind, TestServers.config().build());
     }
 
-    private static Server start(Transport kind, dev.petrel.server.ServerConfig config) throws Exception {
+    private static Server start(Transport kind, dev.petrel.server.config.ServerConfig config) throws Exception {
         TlsConfig tls = TestCertificate.get().serverConfig().toBuilder().pem(other.certificate(), other.key()).build();
         return TestServers.builder(kind, config, TestApp.handler()).https(0, tls).start();
     }
@@ -130,7 +130,7 @@ class HttpsClientsTest {
     void withoutHttp2AlpnSelectsHttp11AndRefusesAClientOfferingOnlyH2(Transport kind) throws Exception {
         TlsConfig tls = TestCertificate.get().serverConfig().toBuilder().pem(other.certificate(), other.key()).build();
         try (Server server = TestServers.builder(kind, TestServers.config().build(), TestApp.handler())
-                .http2(dev.petrel.server.Http2Config.DISABLED).https(0, tls).start()) {
+                .http2(dev.petrel.server.config.Http2Config.DISABLED).https(0, tls).start()) {
             assertThat(sClient(server, REQUEST, "-alpn", "h2,http/1.1").output()).contains("ALPN protocol: http/1.1").contains("HelloWorld");
             Tools.Result h2Only = sClient(server, REQUEST, "-alpn", "h2");
             if (nativeEngine()) {

@@ -2,7 +2,7 @@ package dev.petrel.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.ConnectorMetrics;
 import dev.petrel.server.ConnectorMetrics.Method;
 import dev.petrel.server.Handler;

@@ -3,7 +3,7 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.petrel.server.AjpConfig;
+import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
 import dev.petrel.testkit.AjpClient;

@@ -2,11 +2,11 @@ package dev.petrel.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.petrel.server.DataRate;
+import dev.petrel.server.config.DataRate;
 import dev.petrel.server.IncompleteBodyException;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
@@ -96,7 +96,7 @@ class SlowBodyTest {
         ServerConfig config = TestServers.config().from(ServerConfig.DEFAULT
                 .withMinRequestBodyRate(new DataRate(1000, Duration.ofMillis(200)))).build();
         try (Server server = TestServers.builder(kind, config, Router.builder().post("/upload", spy.handler()).build())
-                .http2(dev.petrel.server.Http2Config.ENABLED.withClearText(true)).start();
+                .http2(dev.petrel.server.config.Http2Config.ENABLED.withClearText(true)).start();
              H2Client client = H2Client.connect(server.address().getPort())) {
             client.headers(1, false, H2Client.request("POST", "/upload", "content-length", "5000"));
             for (int i = 0; i < 10; i++) { // 500 bytes every 50 ms: 10,000 bytes/s for half a second

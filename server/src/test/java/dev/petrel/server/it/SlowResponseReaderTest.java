@@ -2,11 +2,11 @@ package dev.petrel.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.petrel.server.DataRate;
+import dev.petrel.server.config.DataRate;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.petrel.server.it;
 
-import dev.petrel.server.TlsConfig;
+import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.tls.SelfSignedCertificate;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,7 +3,7 @@ package dev.petrel.server.it;
 import dev.petrel.http.HttpLimits;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -62,7 +62,7 @@ final class TestServers {
      * half-close is always answered.
      */
     static boolean answersAfterCloseNotify(Transport kind) {
-        return !kind.tls() || !TestCertificate.get().serverConfig().engine().equals(dev.petrel.server.TlsConfig.NATIVE);
+        return !kind.tls() || !TestCertificate.get().serverConfig().engine().equals(dev.petrel.server.config.TlsConfig.NATIVE);
     }
 
     /** In a run for another TLS engine ({@link #TLS_ONLY}), skips a case that serves no TLS. */

@@ -1,7 +1,7 @@
 package dev.petrel.server.it;
 
 import dev.petrel.server.Handler;
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TransportKind;
 
 /**
  * The ways a handler can be served, for the integration suite: every {@link TransportKind},

@@ -1,6 +1,6 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.server.TlsConfig;
+import dev.petrel.server.config.TlsConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

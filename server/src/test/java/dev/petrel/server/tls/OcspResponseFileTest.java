@@ -3,7 +3,7 @@ package dev.petrel.server.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.petrel.server.TlsConfigException;
+import dev.petrel.server.config.TlsConfigException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.petrel.server.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.petrel.server.TlsConfig;
+import dev.petrel.server.config.TlsConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

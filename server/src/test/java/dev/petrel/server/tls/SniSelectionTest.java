@@ -3,7 +3,7 @@ package dev.petrel.server.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.petrel.server.TlsConfig;
+import dev.petrel.server.config.TlsConfig;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -72,7 +72,7 @@ class SniSelectionTest {
         if (ed.config().engine().equals(TlsConfig.NATIVE)) {
             // petrel-tls-native runs this class too: BoringSSL through Netty chooses RSA and EC keys only
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> TlsContextFactory.create(ed.config()))
-                    .isInstanceOf(dev.petrel.server.TlsConfigException.class)
+                    .isInstanceOf(dev.petrel.server.config.TlsConfigException.class)
                     .hasMessageStartingWith("TLS: the native engine cannot serve Ed25519 certificates");
             return;
         }

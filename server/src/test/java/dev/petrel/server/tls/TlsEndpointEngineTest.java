@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.http.DateCache;
 import dev.petrel.server.Handler;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.http1.Http1Connection;
 import dev.petrel.server.tls.TlsEndpointMemoryEndpoint.Mode;
 import java.nio.file.Path;

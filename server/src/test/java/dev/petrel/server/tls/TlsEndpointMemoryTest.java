@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.petrel.http.DateCache;
-import dev.petrel.server.ServerConfig;
+import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.http1.Http1Protocol;
 import dev.petrel.server.tls.TlsEndpointMemoryEndpoint.Mode;
 import java.io.ByteArrayOutputStream;

@@ -3,7 +3,7 @@ package dev.petrel.server.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import dev.petrel.server.DataRate;
+import dev.petrel.server.config.DataRate;
 import dev.petrel.server.engine.ProtocolConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

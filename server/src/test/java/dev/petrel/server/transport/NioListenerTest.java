@@ -2,8 +2,8 @@ package dev.petrel.server.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.petrel.server.DataRate;
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.DataRate;
+import dev.petrel.server.config.TransportKind;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.Protocol;
 import dev.petrel.server.engine.ProtocolConnection;

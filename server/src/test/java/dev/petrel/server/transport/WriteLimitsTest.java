@@ -2,7 +2,7 @@ package dev.petrel.server.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.petrel.server.DataRate;
+import dev.petrel.server.config.DataRate;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.petrel.example.embedded;
 
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
-import dev.petrel.server.TransportKind;
+import dev.petrel.server.config.TransportKind;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package dev.petrel.server;
+package dev.petrel.server.config;
 
 import java.time.Duration;
 import java.util.Objects;

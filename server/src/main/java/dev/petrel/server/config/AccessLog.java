@@ -1,5 +1,6 @@
-package dev.petrel.server;
+package dev.petrel.server.config;
 
+import dev.petrel.server.Server;
 import java.nio.file.Path;
 import java.util.Objects;
 

@@ -1,6 +1,8 @@
-package dev.petrel.server;
+package dev.petrel.server.config;
 
 import dev.petrel.ajp.AjpPackets;
+import dev.petrel.server.Request;
+import dev.petrel.server.Server;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package dev.petrel.server;
+package dev.petrel.server.config;
 
 /**
  * HTTP/2 settings and limits of a server: whether it speaks HTTP/2 (by ALPN {@code h2} on HTTPS

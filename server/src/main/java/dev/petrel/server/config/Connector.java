@@ -1,5 +1,6 @@
-package dev.petrel.server;
+package dev.petrel.server.config;
 
+import dev.petrel.server.Server;
 import dev.petrel.server.proxy.TrustedProxies;
 import java.util.List;
 import java.util.Objects;

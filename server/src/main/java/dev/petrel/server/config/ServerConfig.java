@@ -1,4 +1,4 @@
-package dev.petrel.server;
+package dev.petrel.server.config;
 
 import dev.petrel.http.HttpLimits;
 import java.time.Duration;

@@ -1,5 +1,7 @@
-package dev.petrel.server;
+package dev.petrel.server.config;
 
+import dev.petrel.server.TlsDetails;
+import dev.petrel.server.TlsEngineProvider;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
