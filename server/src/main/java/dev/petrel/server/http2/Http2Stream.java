@@ -140,11 +140,6 @@ final class Http2Stream {
         else if (state == State.HALF_CLOSED_LOCAL) state = State.CLOSED;
     }
 
-    /** The stream's state (section 5.1). */
-    State state() {
-        return state;
-    }
-
     /** Whether the client sends no more on it: it ended its side, or the stream was reset. */
     boolean remoteClosed() {
         State now = state;
