@@ -11,9 +11,9 @@ package dev.petrel.server.engine;
  * {@code poll()} says there is work or {@link #wakeDeadline()} has passed.
  *
  * <p>Every protocol answers {@link #serve()}, {@link #drain()} and {@link #abort()}. The rest have
- * defaults for a connection that keeps the thread it is served on until it ends (HTTP/2's reader
- * does): only a connection that waits without a thread between requests, or decides per request
- * where it runs, answers them itself.
+ * defaults for a connection that keeps the thread it is served on until it ends: only a connection
+ * that waits without a thread between requests (HTTP/1.1, AJP, HTTP/2 while no stream is in
+ * progress), or decides per request where it runs, answers them itself.
  */
 public interface ProtocolConnection {
     /**

@@ -50,6 +50,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * after all (a response larger than the client's window, a client slow to read), the reader hands
  * reading to a new thread first and the handler's thread becomes the stream's alone: a handler
  * never waits for a frame that only its own thread would read.
+ *
+ * <p>On an endpoint that {@linkplain Endpoint#waitsWithoutThread() waits without a thread} (the
+ * {@code nio} transport), a connection with no stream in progress holds no thread either: once
+ * the reader has taken in every frame that arrived, {@link #serve()} hands the connection back to
+ * the event loop, which {@linkplain #poll() takes in} the next bytes and serves it again on a
+ * worker. Thousands of idle HTTP/2 connections then cost their buffers, not a thread each.
  */
 public final class Http2Connection implements ProtocolConnection {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.http2");
@@ -87,6 +93,9 @@ public final class Http2Connection implements ProtocolConnection {
     // the thread reading frames: the one the transport gave serve(), until an inline handler hands reading on
     private volatile Thread readerThread;
     private boolean runningInline; // the reader's: it is running a stream's handler inline
+    private Thread servingThread;  // the thread inside serve(): only it may hand the connection back to the loop
+    private boolean started;       // serve() has sent the server's SETTINGS and read the client's preface
+    private long waitDeadline;     // while waiting without a thread: the nanoTime the idle timeout ends; 0 otherwise
     private final CountDownLatch ended = new CountDownLatch(1); // the connection is closed and its streams ended
 
     private final ReceiveWindow receiveWindow;
@@ -171,17 +180,59 @@ public final class Http2Connection implements ProtocolConnection {
 
     // ---- the transport's side ----
 
+    /** How a spell of reading ended. */
+    private enum Reading {
+        /** The connection has ended and is closed. */
+        ENDED,
+        /** An inline handler that had to wait handed reading to another thread (see the class comment). */
+        HANDED_ON,
+        /** Idle on an endpoint that waits without a thread: the transport watches the socket. */
+        WAITING
+    }
+
     /**
-     * Reads frames until the connection ends, then closes it; returns when it has ended, even if
-     * another thread read the last frames (see the class comment). Never throws; never hands the
-     * connection back.
+     * Reads frames until the connection ends, then closes it, and returns false when it has ended,
+     * even if another thread read the last frames (see the class comment); or returns true when it
+     * is idle on an endpoint that waits without a thread, to be {@linkplain #poll() polled} and
+     * served again. Never throws.
      */
     @Override
     public boolean serve() {
         becomeReader();
-        boolean handedOn = read(true);
-        if (handedOn) awaitEnd();
+        servingThread = Thread.currentThread();
+        boolean fromStart = !started;
+        started = true;
+        Reading outcome = read(fromStart);
+        servingThread = null;
+        switch (outcome) {
+            case WAITING -> {
+                output.deferWritesOf(null); // no reader until the next serve(); it flushed what it deferred
+                return true;
+            }
+            case HANDED_ON -> awaitEnd();
+            case ENDED -> { }
+        }
         return false;
+    }
+
+    /**
+     * While the connection waits without a thread, on the event loop: takes in what has arrived
+     * and says whether {@link #serve()} has work: frames, the client's end, or a failure to meet.
+     */
+    @Override
+    public boolean poll() {
+        if (in.hasRemaining()) return true;
+        try {
+            return fillAvailable() != 0;
+        } catch (IOException e) {
+            return true; // serve() meets the failure again and ends the connection
+        }
+    }
+
+    /** While the connection waits without a thread: when its idle timeout ends. */
+    @Override
+    public long wakeDeadline() {
+        return waitDeadline != 0 ? waitDeadline : System.nanoTime();
     }
 
     /** The reader from here on: the calling thread, whose stream frames wait for the end of each read. */
@@ -190,24 +241,24 @@ public final class Http2Connection implements ProtocolConnection {
         output.deferWritesOf(readerThread);
     }
 
-    /** Reads until the connection ends, then ends it; returns true instead when reading was handed to another thread. */
-    private boolean read(boolean fromStart) {
-        boolean handedOn = false;
+    /** Reads until the connection ends, then ends it, unless reading was handed to another thread or waits without one. */
+    private Reading read(boolean fromStart) {
+        Reading outcome = Reading.ENDED;
         try {
             if (fromStart) {
                 sendControl(settingsFrame());
                 output.flushControl();
-                if (!readPreface()) return false;
+                if (!readPreface()) return Reading.ENDED;
             }
-            handedOn = readFrames();
+            outcome = readFrames();
         } catch (IOException e) {
             LOG.log(System.Logger.Level.DEBUG, () -> "HTTP/2 connection from " + endpoint.remoteAddress() + " ended: " + e);
         } catch (RuntimeException | Error e) {
             LOG.log(System.Logger.Level.ERROR, "unexpected failure on HTTP/2 connection from " + endpoint.remoteAddress(), e);
         } finally {
-            if (!handedOn) end();
+            if (outcome == Reading.ENDED) end();
         }
-        return handedOn;
+        return outcome;
     }
 
     /** Closes the connection, its streams ended. */
@@ -248,7 +299,7 @@ public final class Http2Connection implements ProtocolConnection {
         runningInline = false;
         Thread next = READER_THREADS.newThread(() -> {
             becomeReader();
-            read(false);
+            read(false); // not the transport's thread: it reads until the connection ends, never WAITING
         });
         readerThread = next; // the old reader stops reading when its handler returns: see readFrames()
         output.deferWritesOf(null);
@@ -298,38 +349,65 @@ public final class Http2Connection implements ProtocolConnection {
         return true;
     }
 
-    /** Reads and acts on frames until the connection ends (false) or an inline handler hands reading on (true). */
-    private boolean readFrames() throws IOException {
+    /**
+     * Reads and acts on frames until the connection ends, an inline handler hands reading on, or,
+     * idle on an endpoint that waits without a thread, nothing more has arrived.
+     */
+    private Reading readFrames() throws IOException {
         while (true) {
             ParseStatus status = reader.read(in);
             switch (status) {
                 case COMPLETE -> {
                     Http2Error error = dispatch();
-                    if (readerThread != Thread.currentThread()) return true; // an inline handler handed reading on
-                    if (error != null && !answer(error)) return false;
+                    if (readerThread != Thread.currentThread()) return Reading.HANDED_ON; // an inline handler handed reading on
+                    if (error != null && !answer(error)) return Reading.ENDED;
                 }
                 case ERROR -> {
-                    if (!answer(reader.error())) return false;
+                    if (!answer(reader.error())) return Reading.ENDED;
                 }
                 case NEED_MORE -> {
-                    if (goingAwayAndDone()) return false;
+                    if (goingAwayAndDone()) return Reading.ENDED;
                     output.flush(); // what the frames just read were answered with: one write for them all
+                    if (mayWaitWithoutThread()) {
+                        int n = fillAvailable();
+                        if (n < 0) return Reading.ENDED;
+                        if (n > 0) continue;
+                        if (waitDeadline == 0) {
+                            waitDeadline = System.nanoTime() + config.idleTimeout().toNanos();
+                        } else if (System.nanoTime() - waitDeadline >= 0) {
+                            return idledOut();
+                        }
+                        return Reading.WAITING;
+                    }
                     int n;
                     try {
                         n = fill(Timeouts.millis(config.idleTimeout().toNanos()));
                     } catch (SocketTimeoutException e) {
-                        if (streams.noExchanges()) {
-                            goAway(Http2ErrorCode.NO_ERROR, "idle");
-                            output.flushControl();
-                            lingerOnClose = true;
-                            return false;
-                        }
+                        if (streams.noExchanges()) return idledOut();
                         continue; // streams in progress keep the connection
                     }
-                    if (n < 0) return false;
+                    if (n < 0) return Reading.ENDED;
                 }
             }
         }
+    }
+
+    /**
+     * Whether the reader may hand the connection back to the transport rather than wait for the
+     * next frame: the endpoint waits without a thread, no stream is in progress (a stream's
+     * handler may wait for a frame only the reader takes in, such as a WINDOW_UPDATE), and this
+     * is the thread the transport gave {@link #serve()}, not one an inline handler handed reading to.
+     */
+    private boolean mayWaitWithoutThread() {
+        return Thread.currentThread() == servingThread && endpoint.waitsWithoutThread() && streams.noExchanges();
+    }
+
+    /** No stream in progress for the idle timeout: {@code GOAWAY}, then close. */
+    private Reading idledOut() throws IOException {
+        goAway(Http2ErrorCode.NO_ERROR, "idle");
+        output.flushControl();
+        lingerOnClose = true;
+        return Reading.ENDED;
     }
 
     /** Reads more into {@link #in}, keeping what is unread; -1 at end of stream. */
@@ -340,6 +418,22 @@ public final class Http2Connection implements ProtocolConnection {
         } finally {
             in.flip();
         }
+    }
+
+    /**
+     * Takes into {@link #in} what has arrived, without waiting: 0 when nothing has, -1 at end of
+     * stream. Anything arriving ends the idle wait.
+     */
+    private int fillAvailable() throws IOException {
+        in.compact();
+        int n;
+        try {
+            n = endpoint.readAvailable(in);
+        } finally {
+            in.flip();
+        }
+        if (n != 0) waitDeadline = 0;
+        return n;
     }
 
     private boolean goingAwayAndDone() {

@@ -7,6 +7,7 @@ import dev.petrel.http2.Http2ErrorCode;
 import dev.petrel.http2.Http2Settings;
 import dev.petrel.server.Handler;
 import dev.petrel.server.config.Http2Config;
+import dev.petrel.server.config.TransportKind;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
 import java.io.ByteArrayOutputStream;
@@ -51,7 +52,7 @@ class Http2InlineTest {
         return (current.isVirtual() ? "VirtualThread #" : "Thread #") + current.threadId() + " " + current.getName();
     }
 
-    /** Ten requests for a non-blocking route, sent together, are answered on one thread: the reader's. */
+    /** Ten requests for a non-blocking route, sent together, are answered on the reader, not on threads of their own. */
     @PlainHttpTransportTest
     void nonBlockingRoutesRunOnTheReader(Transport kind) throws Exception {
         try (Server server = start(kind, Duration.ofSeconds(10));
@@ -59,8 +60,10 @@ class Http2InlineTest {
             for (int id = 1; id <= 19; id += 2) client.headers(id, true, H2Client.get("/thread"));
             Set<String> threads = new HashSet<>();
             for (int id = 1; id <= 19; id += 2) threads.add(client.response(id).text());
-            assertThat(threads).hasSize(1);
-            assertThat(threads.iterator().next()).doesNotContain("petrel-h2-stream");
+            assertThat(threads).allSatisfy(thread -> assertThat(thread).doesNotContain("petrel-h2-stream"));
+            // the connection's reader: one thread for its life on a thread-per-connection transport; on nio a
+            // connection left idle after a read goes back to the loop, and the next read may be another worker's
+            if (kind.kind() != TransportKind.NIO) assertThat(threads).hasSize(1);
 
             // a route that may block runs on a stream thread of its own (but with nio-inline every route is marked non-blocking)
             String blocking = client.get(21, "/blocking-thread").text();
