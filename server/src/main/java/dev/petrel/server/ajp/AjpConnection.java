@@ -49,7 +49,7 @@ public final class AjpConnection extends RequestConnection {
     private final ForwardRequestParser parser;
     private final AjpRequestBody body;
     private final AjpOrigin origin = new AjpOrigin();
-    private final AjpWire wire;
+    private final AjpStream stream;
     private final Exchange exchange;
     private final ExchangeRequest request;
     private final ExchangeResponse response;
@@ -86,8 +86,8 @@ public final class AjpConnection extends RequestConnection {
         this.parser = new ForwardRequestParser(config.limits());
         this.body = new AjpRequestBody(packets, endpoint, ajp.packetSize(), config.limits().maxBodySize(),
                 new BodyWaitLimits(config));
-        this.wire = new AjpWire(endpoint, ajp.packetSize());
-        this.exchange = new Exchange(body, wire, pool, lifecycle, "AJP", observer);
+        this.stream = new AjpStream(endpoint, lifecycle, ajp.packetSize(), body);
+        this.exchange = new Exchange(stream, pool, "AJP", observer);
         this.request = exchange.request();
         this.response = exchange.response();
     }
@@ -215,7 +215,7 @@ public final class AjpConnection extends RequestConnection {
             if (!exchange.run(handler)) return false;
             boolean readElsewhere = body.readElsewhere(); // see Http1Connection: the rest of the input is that read's
             boolean reuse = !readElsewhere && body.settle() && !lifecycle.draining();
-            wire.endResponse(reuse, response.work());
+            stream.endResponse(reuse, response.work());
             if (readElsewhere) {
                 lifecycle.abort();
                 return false;
@@ -235,7 +235,7 @@ public final class AjpConnection extends RequestConnection {
     private boolean answerAndClose(int status, String reason) throws IOException {
         response.begin(false);
         exchange.answerWithError(status, reason);
-        wire.endResponse(false, response.work());
+        stream.endResponse(false, response.work());
         lifecycle.closeGracefully();
         return false;
     }

@@ -33,7 +33,7 @@ public final class AjpProtocol implements Protocol {
         this.config = Objects.requireNonNull(config, "config");
         this.ajp = Objects.requireNonNull(ajp, "ajp");
         this.access = new AjpAccess(ajp);
-        this.buffers = BufferPool.forProcessors(AjpWire.bufferBytes(ajp.packetSize()));
+        this.buffers = BufferPool.forProcessors(AjpStream.bufferBytes(ajp.packetSize()));
         this.handlerMayBlock = handler.mayBlock();
     }
 

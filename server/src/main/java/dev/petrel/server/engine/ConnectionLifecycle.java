@@ -10,7 +10,7 @@ import java.net.InetSocketAddress;
  * aborts it. One lock keeps the state and "closed by the server" consistent, so neither a drain
  * nor a shed ever closes a connection that has just begun an exchange.
  */
-public final class ConnectionLifecycle implements ExchangeStream {
+public final class ConnectionLifecycle {
     private enum State { IDLE, HEAD, BUSY }
 
     /** How long a closing connection reads and discards what its peer still sends (see {@link Endpoint#closeGracefully}). */
@@ -97,7 +97,6 @@ public final class ConnectionLifecycle implements ExchangeStream {
     }
 
     /** Closes now, whatever the connection is doing. */
-    @Override
     public void abort() {
         synchronized (this) {
             closedByServer = true;
@@ -109,7 +108,6 @@ public final class ConnectionLifecycle implements ExchangeStream {
      * Closes now so that the peer sees a failure, not an end ({@link Endpoint#reset}): a response
      * cut after bytes of it had left.
      */
-    @Override
     public void reset() {
         synchronized (this) {
             closedByServer = true;
@@ -118,12 +116,11 @@ public final class ConnectionLifecycle implements ExchangeStream {
     }
 
     /** Whether the connection is served on its transport's event loop now. */
-    @Override
     public boolean onEventLoop() {
         return endpoint.onEventLoop();
     }
 
-    @Override
+    /** The peer's address. */
     public InetSocketAddress remoteAddress() {
         return endpoint.remoteAddress();
     }

@@ -17,8 +17,7 @@ import java.io.IOException;
  * its body stream and then threw, or whose request body failed after it had committed, is cut the
  * same way (see {@link ExchangeResponse}).
  *
- * <p>Reused for every exchange of its connection (or stream), or, pooled, {@linkplain #bind bound}
- * to the connection whose request is in flight; the protocol arms its {@link #request()} and
+ * <p>Reused for every exchange of its stream; the protocol arms its {@link #request()} and
  * {@link #response()} before {@link #run}.
  */
 public final class Exchange {
@@ -26,35 +25,23 @@ public final class Exchange {
 
     private final ExchangeRequest request;
     private final ExchangeResponse response;
+    private final ExchangeStream stream;
     private final BodySource body;
     private final String protocol;
     private final ExchangeObserver observer;
-    private ExchangeStream stream;
 
     /**
-     * An exchange over {@code body} and {@code wire} on {@code stream}, its response buffered in
-     * {@code pool}'s buffers, told to {@code observer}; {@code protocol} names it in log lines
-     * (e.g. {@code "AJP"}).
+     * An exchange on {@code stream}, its response buffered in {@code pool}'s buffers, told to
+     * {@code observer}; {@code protocol} names it in log lines (e.g. {@code "AJP"}). It serves every
+     * exchange of the stream; a pooled stream is rebound to another connection by its protocol.
      */
-    public Exchange(BodySource body, ResponseWire wire, BufferPool pool, ExchangeStream stream, String protocol,
-                    ExchangeObserver observer) {
-        this(body, wire, pool, protocol, observer);
-        bind(stream);
-    }
-
-    /** An exchange as above, bound to no connection yet: {@link #bind} before each use. */
-    public Exchange(BodySource body, ResponseWire wire, BufferPool pool, String protocol, ExchangeObserver observer) {
-        this.body = body;
+    public Exchange(ExchangeStream stream, BufferPool pool, String protocol, ExchangeObserver observer) {
+        this.stream = stream;
+        this.body = stream.body();
         this.request = new ExchangeRequest(body);
-        this.response = new ExchangeResponse(wire, pool, body);
+        this.response = new ExchangeResponse(stream, pool, body);
         this.protocol = protocol;
         this.observer = observer;
-    }
-
-    /** Binds this exchange to {@code stream} for the exchanges that follow (null: to none, while pooled). */
-    public void bind(ExchangeStream stream) {
-        this.stream = stream;
-        response.bind(stream);
     }
 
     /**

@@ -13,11 +13,11 @@ import java.util.Objects;
  * The response of one exchange, whatever the protocol: what a handler sets before the head is
  * committed (status, headers, a declared length, trailers), the body buffered until it overflows
  * or the handler finishes, and the rules, checked alike for every protocol. The protocol's
- * {@link ResponseWire} only frames what this decides.
+ * {@link ExchangeStream} only frames what this decides.
  *
  * <ul>
  *   <li>A body that fits the buffer leaves with its head, its length known, in one write.</li>
- *   <li>A longer one, or one flushed, is streamed; its length is the declared one, else the wire
+ *   <li>A longer one, or one flushed, is streamed; its length is the declared one, else the stream
  *       frames it (chunked over HTTP/1.1, closed over HTTP/1.0, in chunks over AJP).</li>
  *   <li>A declared length must be met; bytes past it fail the write, bytes short of it fail the
  *       finish (a 500 when nothing was sent yet).</li>
@@ -45,14 +45,14 @@ public final class ExchangeResponse implements Response, ResponseHead {
 
     private static final byte[] EMPTY = new byte[0];
 
-    private final ResponseWire wire;
+    private final ExchangeStream stream;
     private final BufferPool pool;
     private final BodyFailure requestBody;
     private final int headRoom;
     private final int bufferSize;
     private final ResponseHeaders headers = new ResponseHeaders();
     private final ResponseHeaders trailers = new ResponseHeaders();
-    private final BodyStream stream = new BodyStream();
+    private final BodyStream bodyStream = new BodyStream();
     private byte[] work; // from the pool while this exchange has body bytes
     private State state = State.OPEN;
     private boolean bodyClosed; // the handler closed the body stream: no more bytes; the end waits for the exchange
@@ -63,27 +63,18 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private long declaredLength;
     private int buffered; // body bytes held at headRoom in work, not sent yet
     private long written; // body bytes the handler wrote, sent or not
-    private ExchangeStream boundTo; // the exchange's stream, bound by the exchange
     private Completion detached; // when the handler detached the response
     private Upgrade switchedTo; // the protocol the connection goes on in, after a 101
     private volatile boolean closedToHandler; // a detached response timed out: the late handler's calls fail
 
-    /**
-     * A response framed by {@code wire}, buffering in {@code pool}'s buffers, ruled by
-     * {@code requestBody}'s state; its exchange {@linkplain #bind binds} it to a stream.
-     */
-    ExchangeResponse(ResponseWire wire, BufferPool pool, BodyFailure requestBody) {
-        this.wire = wire;
+    /** A response framed by {@code stream}, buffering in {@code pool}'s buffers, ruled by {@code requestBody}'s state. */
+    ExchangeResponse(ExchangeStream stream, BufferPool pool, BodyFailure requestBody) {
+        this.stream = stream;
         this.pool = pool;
         this.requestBody = requestBody;
-        this.headRoom = wire.headRoom();
-        this.bufferSize = pool.bufferSize() - wire.headRoom() - wire.tailRoom();
+        this.headRoom = stream.headRoom();
+        this.bufferSize = pool.bufferSize() - stream.headRoom() - stream.tailRoom();
         if (bufferSize < 1) throw new IllegalArgumentException("pool buffers leave no room for a body");
-    }
-
-    /** The stream the exchanges that follow are on. */
-    void bind(ExchangeStream stream) {
-        this.boundTo = stream;
     }
 
     /** Begins the next exchange's response; {@code headRequest}: the body is counted, never sent. */
@@ -102,7 +93,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
         detached = null;
         switchedTo = null;
         closedToHandler = false;
-        wire.begin();
+        stream.begin();
     }
 
     /** Gives the work buffer back to the pool; the engine calls it when the exchange is over. */
@@ -113,7 +104,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
         }
     }
 
-    /** The work buffer, which the wire may also use to send what it held back. */
+    /** The work buffer, which the stream may also use to send what it held back. */
     public byte[] work() {
         if (work == null) work = pool.acquire();
         return work;
@@ -128,7 +119,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
 
     /** Whether any byte of this response has left: until then an error answer can replace it. */
     public boolean sent() {
-        return switchedTo != null || wire.sent(); // after a 101 the connection is another protocol's
+        return switchedTo != null || stream.sent(); // after a 101 the connection is another protocol's
     }
 
     /** Whether the handler's response is complete. */
@@ -138,8 +129,8 @@ public final class ExchangeResponse implements Response, ResponseHead {
 
     /** Forgets everything, to answer with an error instead. Only while nothing was sent. */
     public void discard() {
-        if (wire.sent()) throw new IllegalStateException("response already sent in part");
-        wire.discard();
+        if (stream.sent()) throw new IllegalStateException("response already sent in part");
+        stream.discard();
         boolean closed = closedToHandler;
         begin(headRequest);
         closedToHandler = closed; // a late handler stays out of the server's answer
@@ -210,14 +201,14 @@ public final class ExchangeResponse implements Response, ResponseHead {
      */
     public void switchProtocols(Upgrade upgrade) throws IOException {
         checkOpen();
-        if (!wire.canSwitchProtocols()) {
+        if (!stream.canSwitchProtocols()) {
             throw new IllegalStateException("this connection cannot switch protocols: only an HTTP/1.1 connection can,"
                     + " once the request's body has been read");
         }
         status = 101;
         try {
-            wire.interim(101, this);
-            wire.flush();
+            stream.interim(101, this);
+            stream.flush();
         } catch (IOException e) {
             throw writeFailed(e);
         }
@@ -232,7 +223,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
 
     /** Sends {@code 100 Continue}, or another interim status with no headers. */
     public void interim(int status) throws IOException {
-        if (state == State.OPEN) wire.interim(status, null);
+        if (state == State.OPEN) stream.interim(status, null);
     }
 
     /**
@@ -253,7 +244,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private void commit(int length, boolean complete) throws IOException {
         checkRequestBody();
         try {
-            wire.commit(this, work(), length, complete);
+            stream.commit(this, work(), length, complete);
         } catch (IOException e) {
             throw writeFailed(e);
         }
@@ -261,20 +252,20 @@ public final class ExchangeResponse implements Response, ResponseHead {
         state = complete ? State.COMPLETE : State.COMMITTED;
     }
 
-    /** Body bytes after the commit, through the wire. */
+    /** Body bytes after the commit, through the stream. */
     private void body(byte[] b, int off, int len) throws IOException {
         try {
-            wire.body(b, off, len, work);
+            stream.body(b, off, len, work);
         } catch (IOException e) {
             throw writeFailed(e);
         }
     }
 
-    /** The end of a streamed body, through the wire: the response is complete. */
+    /** The end of a streamed body, through the stream: the response is complete. */
     private void end() throws IOException {
         state = State.COMPLETE;
         try {
-            wire.end(this);
+            stream.end(this);
         } catch (IOException e) {
             state = State.COMMITTED; // its end never left
             throw writeFailed(e);
@@ -360,7 +351,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
             throw new IllegalArgumentException("an interim status is 1xx, other than 100 and 101: " + status);
         }
         checkOpen();
-        wire.interim(status, this);
+        stream.interim(status, this);
     }
 
     @Override
@@ -368,7 +359,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
         java.util.Objects.requireNonNull(timeout, "timeout");
         checkHandler();
         if (detached != null) throw new IllegalStateException("the response is detached already");
-        if (boundTo.onEventLoop()) {
+        if (stream.onEventLoop()) {
             throw new IllegalStateException("a handler running inline (on an event loop, or an HTTP/2 connection's reader) cannot detach its response:"
                     + " one that detaches may block, so it must not be marked non-blocking");
         }
@@ -391,7 +382,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
 
     private void sendWhole(byte[] body) throws IOException {
         if (buffered > 0) {
-            stream.write(body);
+            bodyStream.write(body);
             finish();
             return;
         }
@@ -407,15 +398,15 @@ public final class ExchangeResponse implements Response, ResponseHead {
             System.arraycopy(body, 0, work(), headRoom, body.length);
             commit(body.length, true);
         } else {
-            commit(0, false); // the length is declared: the wire streams the caller's array as it is
+            commit(0, false); // the length is declared: the stream sends the caller's array as it is
             body(body, 0, body.length);
             end();
         }
     }
 
     /**
-     * A body larger than the buffer goes after the head straight from the file where the wire and
-     * endpoint can (see {@link ResponseWire#bodyFromFile}); a smaller one is read into the buffer
+     * A body larger than the buffer goes after the head straight from the file where the stream and
+     * endpoint can (see {@link ExchangeStream#bodyFromFile}); a smaller one is read into the buffer
      * to leave with the head in one write, which beats two system calls.
      */
     @Override
@@ -436,7 +427,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
             commit(0, false);
             boolean sent;
             try {
-                sent = wire.bodyFromFile(file, position, count);
+                sent = stream.bodyFromFile(file, position, count);
             } catch (IOException e) {
                 throw writeFailed(e);
             }
@@ -446,7 +437,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
                 return;
             }
         }
-        FileCopy.copy(file, position, count, stream); // the length is declared: buffered, or streamed after the head
+        FileCopy.copy(file, position, count, bodyStream); // the length is declared: buffered, or streamed after the head
         finish();
     }
 
@@ -463,7 +454,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
 
     @Override
     public OutputStream body() {
-        return stream;
+        return bodyStream;
     }
 
     @Override
@@ -471,7 +462,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
         return state != State.OPEN;
     }
 
-    // ---- the wire's ResponseHead ----
+    // ---- the stream's ResponseHead ----
 
     @Override
     public int headerCount() {
@@ -568,7 +559,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
             if (state == State.OPEN && sendsBody()) commit(buffered, false);
             if (state == State.COMMITTED) {
                 try {
-                    wire.flush();
+                    stream.flush();
                 } catch (IOException e) {
                     throw writeFailed(e);
                 }

@@ -1,8 +1,8 @@
 package dev.petrel.server.engine;
 
 /**
- * A response as its protocol's {@link ResponseWire} encodes it: what the handler set, checked by
- * the exchange. Valid for the exchange the wire is committing.
+ * A response as its protocol's {@link ExchangeStream} encodes it: what the handler set, checked by
+ * the exchange. Valid for the exchange the stream is committing.
  */
 public interface ResponseHead {
     /** The status code. */

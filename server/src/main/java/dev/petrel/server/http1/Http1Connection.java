@@ -37,7 +37,7 @@ import java.nio.ByteBuffer;
  * {@code maxDrainBytes}, and the server is not stopping. Pipelined requests wait in the input
  * buffer and are answered in order, one at a time.
  */
-public final class Http1Connection extends RequestConnection implements Http1Wire.Connection {
+public final class Http1Connection extends RequestConnection implements Http1Stream.Connection {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.http1");
     /** The size of the read buffers borrowed for large heads, pipelined bursts and bodies. */
     static final int LARGE_INPUT_BYTES = 8192;
@@ -122,7 +122,7 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
 
     /** The size of the pooled buffers a response needs: the body buffer and room for its framing. */
     static int responseBufferBytes(ServerConfig config) {
-        return Http1Wire.HEAD_ROOM + config.responseBufferSize() + Http1Wire.TAIL_ROOM;
+        return Http1Stream.HEAD_ROOM + config.responseBufferSize() + Http1Stream.TAIL_ROOM;
     }
 
     /**
@@ -295,7 +295,7 @@ public final class Http1Connection extends RequestConnection implements Http1Wir
             lifecycle.abort();
             return false;
         }
-        if (parts.wire.closesConnection()) {
+        if (parts.stream.closesConnection()) {
             if (!clientSaidItsLast()) lifecycle.closeGracefully(); // else serve() closes at once
             return false;
         }

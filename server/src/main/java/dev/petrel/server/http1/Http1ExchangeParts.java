@@ -15,8 +15,8 @@ import dev.petrel.server.engine.ExchangeResponse;
 import dev.petrel.server.engine.SlotPool;
 
 /**
- * What an HTTP/1.1 connection needs only while a request is in flight: the head parser, the body
- * stream, the wire and the exchange with its request and response, about thirty objects and 3 KB
+ * What an HTTP/1.1 connection needs only while a request is in flight: the head parser, the
+ * stream with its body, and the exchange with its request and response, about thirty objects and 3 KB
  * in all. A connection takes a set from its listener's {@link Pool} when the first byte of a head
  * arrives and gives it back when the exchange is over and nothing more is buffered, so that an
  * idle keep-alive connection holds none of it; busy connections reuse the sets instead of making
@@ -28,7 +28,7 @@ import dev.petrel.server.engine.SlotPool;
 final class Http1ExchangeParts {
     final RequestParser parser;
     final RequestBody body;
-    final Http1Wire wire;
+    final Http1Stream stream;
     final Exchange exchange;
     final ExchangeRequest request;
     final ExchangeResponse response;
@@ -38,25 +38,21 @@ final class Http1ExchangeParts {
         this.pool = pool;
         this.parser = new RequestParser(config.limits());
         this.body = new RequestBody(config.limits(), new BodyWaitLimits(config));
-        this.wire = new Http1Wire(dates);
-        this.exchange = new Exchange(body, wire, buffers, "HTTP/1.1", observer);
+        this.stream = new Http1Stream(dates, body);
+        this.exchange = new Exchange(stream, buffers, "HTTP/1.1", observer);
         this.request = exchange.request();
         this.response = exchange.response();
     }
 
     /** Serves the exchanges that follow on {@code connection}. */
     void bind(Http1Connection connection, Endpoint endpoint, ConnectionInput input, ConnectionLifecycle lifecycle) {
-        body.bind(input);
-        wire.bind(endpoint, connection);
-        exchange.bind(lifecycle);
+        stream.bind(connection, endpoint, input, lifecycle);
     }
 
     /** Forgets the last connection's request, so that nothing of it stays reachable from the pool. */
     void unbind() {
         parser.reset();
-        body.bind(null);
-        wire.bind(null, null);
-        exchange.bind(null);
+        stream.bind(null, null, null, null);
     }
 
     /** The sets of one listener, each made with its configuration, dating responses from its clock. */

@@ -135,14 +135,14 @@ public final class Http2Connection implements ProtocolConnection {
     }
 
     /** A handler read {@code n} body bytes of {@code stream}: they go back to the client's windows. */
-    void consumed(Http2Stream stream, int n) {
+    void consumed(StreamState stream, int n) {
         creditConnection(n);
         int increment = stream.consumed(n, settings.initialWindowSize());
         if (increment > 0) sendControl(windowUpdate(stream.id, increment));
     }
 
     /** Resets {@code stream} with {@code code}, from any thread; the first reset stands. */
-    void reset(Http2Stream stream, Http2ErrorCode code) {
+    void reset(StreamState stream, Http2ErrorCode code) {
         int discarded = stream.resetAndDiscard(code);
         if (discarded < 0) return;
         recentlyReset.add(stream.id);
@@ -153,7 +153,7 @@ public final class Http2Connection implements ProtocolConnection {
     }
 
     /** The response on {@code stream} is about to send its last frame. */
-    void responseEnding(Http2Stream stream) {
+    void responseEnding(StreamState stream) {
         streams.responseEnding(stream);
     }
 
@@ -164,7 +164,7 @@ public final class Http2Connection implements ProtocolConnection {
      * (local) until the client ends or resets it, as section 5.1 has it, so that what the client
      * sends on it next is answered by the RFC's rules rather than ignored as after a reset.
      */
-    void streamFinished(Http2Stream stream) {
+    void streamFinished(StreamState stream) {
         if (!stream.isResponseEnded()) {
             reset(stream, Http2ErrorCode.INTERNAL_ERROR); // the response broke off: the client must not take it as whole
         } else if (!stream.remoteClosed() && stream.received() > 0) {
@@ -448,7 +448,7 @@ public final class Http2Connection implements ProtocolConnection {
         if (!error.isConnectionError()) {
             LOG.log(System.Logger.Level.DEBUG, () -> "stream " + error.streamId() + " from " + endpoint.remoteAddress()
                     + ": " + error.code() + " " + error.reason());
-            Http2Stream stream = streams.get(error.streamId());
+            StreamState stream = streams.get(error.streamId());
             if (stream != null && !stream.isReset()) {
                 reset(stream, error.code());
             } else {
@@ -509,7 +509,7 @@ public final class Http2Connection implements ProtocolConnection {
         if (!receiveWindow.take(flowLength)) {
             return Http2Error.connection(Http2ErrorCode.FLOW_CONTROL_ERROR, "DATA beyond the connection's window");
         }
-        Http2Stream stream = streams.get(id);
+        StreamState stream = streams.get(id);
         if (stream == null) {
             if (idle(id)) return Http2Error.connection(Http2ErrorCode.PROTOCOL_ERROR, "DATA on an idle stream");
             creditConnection(flowLength); // a closed stream's bytes are dropped; the connection's window gets them back
@@ -578,7 +578,7 @@ public final class Http2Connection implements ProtocolConnection {
 
     /** A whole field block on stream {@code id}: a new request, or the trailers of one in progress. */
     private Http2Error fieldBlock(int id, ByteBuffer block, boolean endStream) {
-        Http2Stream open = streams.get(id);
+        StreamState open = streams.get(id);
         if (open != null) return trailers(open, block, endStream);
         if (!idle(id)) {
             // a closed stream: decode anyway, so the table stays in step with the client's encoder
@@ -588,7 +588,7 @@ public final class Http2Connection implements ProtocolConnection {
         }
         if ((id & 1) == 0) return Http2Error.connection(Http2ErrorCode.PROTOCOL_ERROR, "a client opened an even-numbered stream");
         streams.opening(id);
-        Http2Stream stream = new Http2Stream(id, settings.initialWindowSize());
+        StreamState stream = new StreamState(id, settings.initialWindowSize());
         fieldSink.begin(stream.fields, false);
         HpackDecoder.Result result;
         try {
@@ -625,7 +625,7 @@ public final class Http2Connection implements ProtocolConnection {
     }
 
     /** Runs a stream's exchange on the reader (see the class comment); nothing of the reader's state is touched after it. */
-    private void runInline(Http2Stream stream, StreamExchange exchange) {
+    private void runInline(StreamState stream, StreamExchange exchange) {
         runningInline = true;
         stream.runsInline();
         try {
@@ -636,7 +636,7 @@ public final class Http2Connection implements ProtocolConnection {
     }
 
     /** Fills the exchange's request from the decoded fields; the stream error when they do not make one (section 8.1.1). */
-    private Http2Error armRequest(Http2Stream stream, StreamExchange exchange, boolean endStream) {
+    private Http2Error armRequest(StreamState stream, StreamExchange exchange, boolean endStream) {
         RequestHead head = exchange.head();
         String malformed = fieldSink.pseudo().toHead(head, stream.fields.fields(), endStream);
         if (malformed != null) return Http2Error.stream(Http2ErrorCode.PROTOCOL_ERROR, stream.id, malformed);
@@ -650,7 +650,7 @@ public final class Http2Connection implements ProtocolConnection {
     }
 
     /** A second field block on an open stream: its trailers, which must end it (section 8.1). */
-    private Http2Error trailers(Http2Stream stream, ByteBuffer block, boolean endStream) {
+    private Http2Error trailers(StreamState stream, ByteBuffer block, boolean endStream) {
         HeaderFieldsBuilder trailers = new HeaderFieldsBuilder(64);
         Http2Error error = decode(block, trailers, true);
         if (error != null && error.isConnectionError()) return error;
@@ -679,7 +679,7 @@ public final class Http2Connection implements ProtocolConnection {
     private Http2Error onReset() {
         int id = reader.streamId();
         if (idle(id)) return Http2Error.connection(Http2ErrorCode.PROTOCOL_ERROR, "RST_STREAM on an idle stream");
-        Http2Stream stream = streams.get(id);
+        StreamState stream = streams.get(id);
         String flooding = flood.reset();
         if (flooding != null) return Http2Error.connection(Http2ErrorCode.ENHANCE_YOUR_CALM, flooding);
         if (stream == null) return null;
@@ -739,7 +739,7 @@ public final class Http2Connection implements ProtocolConnection {
         int id = reader.streamId();
         int increment = reader.windowIncrement();
         if (id == 0) return windows.connectionUpdate(increment);
-        Http2Stream stream = streams.get(id);
+        StreamState stream = streams.get(id);
         if (stream == null) {
             return idle(id) ? Http2Error.connection(Http2ErrorCode.PROTOCOL_ERROR, "WINDOW_UPDATE on an idle stream") : null;
         }
@@ -787,7 +787,7 @@ public final class Http2Connection implements ProtocolConnection {
     /** The connection ended: streams still in progress are reset, their handlers' waits end. */
     private void endStreams() {
         windows.wake(true);
-        for (Http2Stream stream : streams.all()) stream.resetAndDiscard(Http2ErrorCode.CANCEL);
+        for (StreamState stream : streams.all()) stream.resetAndDiscard(Http2ErrorCode.CANCEL);
     }
 
     private byte[] settingsFrame() {

@@ -43,7 +43,7 @@ final class SendWindows {
      * @throws SocketTimeoutException when the peer kept a window shut for the whole timeout
      * @throws IOException when the stream was reset or the connection ended meanwhile
      */
-    int acquire(Http2Stream stream, int wanted, long timeoutNanos) throws IOException {
+    int acquire(StreamState stream, int wanted, long timeoutNanos) throws IOException {
         lock.lock();
         try {
             long left = timeoutNanos;
@@ -68,7 +68,7 @@ final class SendWindows {
     }
 
     /** Takes up to {@code wanted} bytes of both windows without waiting; 0 when either is shut. */
-    int tryAcquire(Http2Stream stream, int wanted) {
+    int tryAcquire(StreamState stream, int wanted) {
         lock.lock();
         try {
             if (closed || stream.isReset()) return 0;
@@ -98,7 +98,7 @@ final class SendWindows {
     }
 
     /** A {@code WINDOW_UPDATE} for {@code stream}; the stream error when it overflows (section 6.9.1). */
-    Http2Error streamUpdate(Http2Stream stream, int increment) {
+    Http2Error streamUpdate(StreamState stream, int increment) {
         lock.lock();
         try {
             if ((long) stream.sendWindow + increment > Frames.MAX_WINDOW) {
@@ -113,7 +113,7 @@ final class SendWindows {
     }
 
     /** Sets a new stream's window to the peer's initial one, under the lock the windows change under. */
-    void open(Http2Stream stream) {
+    void open(StreamState stream) {
         lock.lock();
         try {
             stream.sendWindow = initial;
@@ -127,13 +127,13 @@ final class SendWindows {
      * the difference, and may go negative (section 6.9.2); a window pushed beyond 2^31-1 is a
      * connection error.
      */
-    Http2Error initialWindowChanged(int value, Collection<Http2Stream> open) {
+    Http2Error initialWindowChanged(int value, Collection<StreamState> open) {
         lock.lock();
         try {
             Http2Error error = checkInitialWindow(value, open);
             if (error != null) return error;
             int delta = value - initial;
-            for (Http2Stream stream : open) stream.sendWindow += delta;
+            for (StreamState stream : open) stream.sendWindow += delta;
             initial = value;
             opened.signalAll();
             return null;
@@ -147,11 +147,11 @@ final class SendWindows {
      * anything: so that a {@code SETTINGS} frame can be checked whole, and acknowledged, before
      * its new window lets any stream send.
      */
-    Http2Error checkInitialWindow(int value, Collection<Http2Stream> open) {
+    Http2Error checkInitialWindow(int value, Collection<StreamState> open) {
         lock.lock();
         try {
             int delta = value - initial;
-            for (Http2Stream stream : open) {
+            for (StreamState stream : open) {
                 if ((long) stream.sendWindow + delta > Frames.MAX_WINDOW) {
                     return Http2Error.connection(Http2ErrorCode.FLOW_CONTROL_ERROR, "a stream window beyond 2^31-1");
                 }

@@ -14,7 +14,7 @@ import java.io.InterruptedIOException;
  * shares ({@link BodyWaitLimits}). A stream reset before its end cuts the body short.
  */
 final class StreamBody extends BodySource {
-    private final Http2Stream stream;
+    private final StreamState stream;
     private final Http2Connection connection;
     private final BodyWaitLimits.Fill waitForData;
     private FirstRead firstRead; // the 100 Continue the client waits for, sent on the handler's first read
@@ -24,7 +24,7 @@ final class StreamBody extends BodySource {
         void run() throws IOException;
     }
 
-    StreamBody(Http2Stream stream, Http2Connection connection, BodyWaitLimits waits, long maxBodySize) {
+    StreamBody(StreamState stream, Http2Connection connection, BodyWaitLimits waits, long maxBodySize) {
         super(waits, maxBodySize);
         this.stream = stream;
         this.connection = connection;

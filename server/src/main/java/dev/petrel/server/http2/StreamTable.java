@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class StreamTable {
     // open or half closed: those whose exchange runs, and those answered whose client has not ended them
     // yet (half closed, local), which stay for the state machine and the windows until it does
-    private final ConcurrentHashMap<Integer, Http2Stream> streams = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, StreamState> streams = new ConcurrentHashMap<>();
     // counted against SETTINGS_MAX_CONCURRENT_STREAMS: open or half closed (section 5.1.2), and reset ones
     // until their handler is done, so that resetting streams never frees room for more work
     private final AtomicInteger counted = new AtomicInteger();
@@ -22,12 +22,12 @@ final class StreamTable {
     private volatile long idleSince = System.nanoTime();
 
     /** The stream {@code id}, or null when it is idle or closed and gone. */
-    Http2Stream get(int id) {
+    StreamState get(int id) {
         return streams.get(id);
     }
 
     /** Every stream in the table. */
-    Collection<Http2Stream> all() {
+    Collection<StreamState> all() {
         return streams.values();
     }
 
@@ -52,25 +52,25 @@ final class StreamTable {
     }
 
     /** {@code stream} is served: counted, busy, and in the table. */
-    void add(Http2Stream stream) {
+    void add(StreamState stream) {
         counted.incrementAndGet();
         exchanges.incrementAndGet();
         streams.put(stream.id, stream);
     }
 
     /** The response on {@code stream} is about to send its last frame: it stops counting when the client had ended its side. */
-    void responseEnding(Http2Stream stream) {
+    void responseEnding(StreamState stream) {
         if (stream.endResponse()) counted.decrementAndGet();
     }
 
     /** The client ended its side of {@code stream}: it stops counting when the response has ended too, and leaves when done. */
-    void remoteEnded(Http2Stream stream) {
+    void remoteEnded(StreamState stream) {
         if (stream.closeIfBothEnded()) counted.decrementAndGet();
         releaseIfDone(stream);
     }
 
-    /** Takes {@code stream} out once it is closed and its exchange over (see {@link Http2Stream#releasable}). */
-    void releaseIfDone(Http2Stream stream) {
+    /** Takes {@code stream} out once it is closed and its exchange over (see {@link StreamState#releasable}). */
+    void releaseIfDone(StreamState stream) {
         if (stream.releasable()) release(stream);
     }
 
@@ -79,14 +79,14 @@ final class StreamTable {
      *
      * @return whether no exchange runs any longer: the connection is idle
      */
-    boolean exchangeOver(Http2Stream stream, boolean done) {
+    boolean exchangeOver(StreamState stream, boolean done) {
         if (done) release(stream);
         if (exchanges.decrementAndGet() != 0) return false;
         idleSince = System.nanoTime();
         return true;
     }
 
-    private void release(Http2Stream stream) {
+    private void release(StreamState stream) {
         if (stream.close()) counted.decrementAndGet();
         streams.remove(stream.id);
     }

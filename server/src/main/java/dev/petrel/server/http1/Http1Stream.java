@@ -5,20 +5,25 @@ import dev.petrel.http.ChunkedEncoder;
 import dev.petrel.http.DateCache;
 import dev.petrel.http.HttpStatus;
 import dev.petrel.http.ResponseHeadEncoder;
+import dev.petrel.server.engine.BodySource;
+import dev.petrel.server.engine.ConnectionInput;
+import dev.petrel.server.engine.ConnectionLifecycle;
+import dev.petrel.server.engine.ConnectionStream;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.ResponseHead;
-import dev.petrel.server.engine.ResponseWire;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 
 /**
- * How a response goes out on an HTTP/1.1 connection: the head as text, then the body framed by
- * its length, chunked for an HTTP/1.1 client when the length is not known (or trailers must
- * follow), or delimited by closing the connection for an HTTP/1.0 one. The head is encoded apart
- * and copied into the room before the body, so that a small response leaves in one write.
+ * An HTTP/1.1 connection as the stream of the exchange in flight. The request body is read from
+ * the connection ({@link RequestBody}); the response goes out as a head in text, then the body
+ * framed by its length, chunked for an HTTP/1.1 client when the length is not known (or trailers
+ * must follow), or delimited by closing the connection for an HTTP/1.0 one. The head is encoded
+ * apart and copied into the room before the body, so that a small response leaves in one write.
+ * Part of the {@link Http1ExchangeParts} a busy connection takes from its pool.
  */
-final class Http1Wire implements ResponseWire {
+final class Http1Stream extends ConnectionStream {
     /** Room before the body in the work buffer for the head (or a chunk header); a longer head is written apart. */
     static final int HEAD_ROOM = 1024;
     /** Room after the body for a chunk's closing CRLF. */
@@ -29,7 +34,7 @@ final class Http1Wire implements ResponseWire {
 
     private enum Framing { LENGTH, CHUNKED, CLOSE_DELIMITED }
 
-    /** What the connection tells the wire at commit. */
+    /** What the connection tells the stream at commit. */
     interface Connection {
         /** Whether the connection must close after this response, as far as the engine knows. */
         boolean mustClose();
@@ -45,6 +50,7 @@ final class Http1Wire implements ResponseWire {
     }
 
     private final DateCache dates;
+    private final RequestBody body;
     private final ByteSink sink = new ByteSink(256); // the head, a chunk header or a last chunk: small, encoded apart
     private Endpoint endpoint;     // bound to the connection whose request is in flight
     private Connection connection;
@@ -52,15 +58,26 @@ final class Http1Wire implements ResponseWire {
     private boolean closeConnection;
     private boolean sent;
 
-    /** A wire dating responses from {@code dates}; {@link #bind} it before use. */
-    Http1Wire(DateCache dates) {
+    /** A stream reading bodies through {@code body}, dating responses from {@code dates}; {@link #bind} it before use. */
+    Http1Stream(DateCache dates, RequestBody body) {
         this.dates = dates;
+        this.body = body;
     }
 
-    /** Frames the responses that follow for {@code connection}, writing them to {@code endpoint}. */
-    void bind(Endpoint endpoint, Connection connection) {
-        this.endpoint = endpoint;
+    /**
+     * Serves the exchanges that follow on {@code connection}: bodies read from {@code input},
+     * responses written to {@code endpoint}, cut through {@code lifecycle}. All null: none, while pooled.
+     */
+    void bind(Connection connection, Endpoint endpoint, ConnectionInput input, ConnectionLifecycle lifecycle) {
         this.connection = connection;
+        this.endpoint = endpoint;
+        body.bind(input);
+        bindLifecycle(lifecycle);
+    }
+
+    @Override
+    public BodySource body() {
+        return body;
     }
 
     @Override

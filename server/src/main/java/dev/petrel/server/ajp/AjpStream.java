@@ -3,19 +3,22 @@ package dev.petrel.server.ajp;
 import dev.petrel.ajp.AjpResponseEncoder;
 import dev.petrel.http.ByteSink;
 import dev.petrel.http.HttpStatus;
+import dev.petrel.server.engine.BodySource;
+import dev.petrel.server.engine.ConnectionLifecycle;
+import dev.petrel.server.engine.ConnectionStream;
 import dev.petrel.server.engine.Endpoint;
 import dev.petrel.server.engine.ResponseHead;
-import dev.petrel.server.engine.ResponseWire;
 import java.io.IOException;
 
 /**
- * How a response goes to the front end over AJP: a send-headers packet, body chunks of at most a
- * packet, then the end-response. A complete response that fits in one chunk is held and leaves
- * with its end-response in one write ({@link #endResponse}), so until then an error answer can
- * still replace it. The front end frames the body for its client; AJP carries neither trailers
+ * An AJP connection as the stream of the exchange in flight. The request body comes in
+ * get-body-chunk exchanges ({@link AjpRequestBody}); the response goes to the front end as a
+ * send-headers packet, body chunks of at most a packet, then the end-response. A complete
+ * response that fits in one chunk is held and leaves with its end-response in one write
+ * ({@link #endResponse}), so until then an error answer can still replace it. The front end frames the body for its client; AJP carries neither trailers
  * nor interim responses.
  */
-final class AjpWire implements ResponseWire {
+final class AjpStream extends ConnectionStream {
     /** Room before the chunk for the head; a longer head is written apart. */
     static final int HEAD_ROOM = 1024;
     private static final int CHUNK_AT = HEAD_ROOM;
@@ -25,14 +28,23 @@ final class AjpWire implements ResponseWire {
 
     private final Endpoint endpoint;
     private final int packetSize;
+    private final AjpRequestBody body;
     private final ByteSink sink = new ByteSink(512); // the head, encoded apart
     private boolean headPending; // encoded in the sink, not sent yet
     private int held;            // body bytes of a complete response held at DATA_AT, not sent yet
     private boolean sent;
 
-    AjpWire(Endpoint endpoint, int packetSize) {
+    /** The stream of the connection of {@code lifecycle} over {@code endpoint}, its bodies read through {@code body}. */
+    AjpStream(Endpoint endpoint, ConnectionLifecycle lifecycle, int packetSize, AjpRequestBody body) {
         this.endpoint = endpoint;
         this.packetSize = packetSize;
+        this.body = body;
+        bindLifecycle(lifecycle);
+    }
+
+    @Override
+    public BodySource body() {
+        return body;
     }
 
     /** The size of the pooled work buffers for {@code packetSize}: the head's room, a packet and the end-response. */
