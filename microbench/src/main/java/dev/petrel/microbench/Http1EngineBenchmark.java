@@ -1,11 +1,11 @@
 package dev.petrel.microbench;
 
 import dev.petrel.http.DateCache;
-import dev.petrel.server.config.Connector;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
+import dev.petrel.server.config.Connector;
 import dev.petrel.server.config.ServerConfig;
-import dev.petrel.server.engine.ExchangeObserver;
+import dev.petrel.server.engine.exchange.ExchangeObserver;
 import dev.petrel.server.http1.Http1Connection;
 import dev.petrel.server.observe.ConnectorCounters;
 import dev.petrel.server.observe.ExchangeRecorder;

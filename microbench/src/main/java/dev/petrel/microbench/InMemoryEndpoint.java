@@ -1,6 +1,6 @@
 package dev.petrel.microbench;
 
-import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.connection.Endpoint;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

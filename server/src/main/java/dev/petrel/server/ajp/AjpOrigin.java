@@ -2,7 +2,7 @@ package dev.petrel.server.ajp;
 
 import dev.petrel.ajp.AjpRequestHead;
 import dev.petrel.server.TlsDetails;
-import dev.petrel.server.engine.RequestOrigin;
+import dev.petrel.server.engine.connection.RequestOrigin;
 import java.io.ByteArrayInputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -2,7 +2,7 @@ package dev.petrel.server.ajp;
 
 import dev.petrel.ajp.AjpFormatException;
 import dev.petrel.ajp.AjpPackets;
-import dev.petrel.server.engine.ConnectionInput;
+import dev.petrel.server.engine.connection.ConnectionInput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 

@@ -1,13 +1,13 @@
 package dev.petrel.server.ajp;
 
-import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.Handler;
+import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.config.ServerConfig;
-import dev.petrel.server.engine.BufferPool;
-import dev.petrel.server.engine.Endpoint;
-import dev.petrel.server.engine.ExchangeObserver;
-import dev.petrel.server.engine.Protocol;
-import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.connection.Protocol;
+import dev.petrel.server.engine.connection.ProtocolConnection;
+import dev.petrel.server.engine.exchange.BufferPool;
+import dev.petrel.server.engine.exchange.ExchangeObserver;
 import java.util.Objects;
 
 /**

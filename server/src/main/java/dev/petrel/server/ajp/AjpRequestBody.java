@@ -5,9 +5,9 @@ import dev.petrel.ajp.AjpPackets;
 import dev.petrel.ajp.AjpResponseEncoder;
 import dev.petrel.server.HttpStatusException;
 import dev.petrel.server.IncompleteBodyException;
-import dev.petrel.server.engine.BodySource;
-import dev.petrel.server.engine.BodyWaitLimits;
-import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.exchange.BodySource;
+import dev.petrel.server.engine.exchange.BodyWaitLimits;
 import java.io.IOException;
 
 /**

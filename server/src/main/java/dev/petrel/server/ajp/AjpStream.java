@@ -3,11 +3,11 @@ package dev.petrel.server.ajp;
 import dev.petrel.ajp.AjpResponseEncoder;
 import dev.petrel.http.ByteSink;
 import dev.petrel.http.HttpStatus;
-import dev.petrel.server.engine.BodySource;
-import dev.petrel.server.engine.ConnectionLifecycle;
-import dev.petrel.server.engine.ConnectionStream;
-import dev.petrel.server.engine.Endpoint;
-import dev.petrel.server.engine.ResponseHead;
+import dev.petrel.server.engine.connection.ConnectionLifecycle;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.exchange.BodySource;
+import dev.petrel.server.engine.exchange.ConnectionStream;
+import dev.petrel.server.engine.exchange.ResponseHead;
 import java.io.IOException;
 
 /**

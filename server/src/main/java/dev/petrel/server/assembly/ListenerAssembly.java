@@ -1,16 +1,16 @@
 package dev.petrel.server.assembly;
 
 import dev.petrel.http.DateCache;
+import dev.petrel.server.Handler;
+import dev.petrel.server.ajp.AjpProtocol;
 import dev.petrel.server.config.AccessLog;
 import dev.petrel.server.config.Connector;
-import dev.petrel.server.Handler;
 import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.config.ServerConfig;
-import dev.petrel.server.ajp.AjpProtocol;
-import dev.petrel.server.engine.ConnectionChain;
-import dev.petrel.server.engine.ExchangeObserver;
-import dev.petrel.server.engine.Protocol;
-import dev.petrel.server.engine.SelectionStep;
+import dev.petrel.server.engine.connection.ConnectionChain;
+import dev.petrel.server.engine.connection.Protocol;
+import dev.petrel.server.engine.connection.SelectionStep;
+import dev.petrel.server.engine.exchange.ExchangeObserver;
 import dev.petrel.server.http1.Http1Protocol;
 import dev.petrel.server.http2.Http2Protocol;
 import dev.petrel.server.http2.PriorKnowledgeStep;

@@ -3,16 +3,16 @@ package dev.petrel.server.http1;
 import dev.petrel.http.DateCache;
 import dev.petrel.http.RequestParser;
 import dev.petrel.server.config.ServerConfig;
-import dev.petrel.server.engine.BodyWaitLimits;
-import dev.petrel.server.engine.BufferPool;
-import dev.petrel.server.engine.ConnectionInput;
-import dev.petrel.server.engine.ConnectionLifecycle;
-import dev.petrel.server.engine.Endpoint;
-import dev.petrel.server.engine.Exchange;
-import dev.petrel.server.engine.ExchangeObserver;
-import dev.petrel.server.engine.ExchangeRequest;
-import dev.petrel.server.engine.ExchangeResponse;
-import dev.petrel.server.engine.SlotPool;
+import dev.petrel.server.engine.connection.ConnectionInput;
+import dev.petrel.server.engine.connection.ConnectionLifecycle;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.connection.SlotPool;
+import dev.petrel.server.engine.exchange.BodyWaitLimits;
+import dev.petrel.server.engine.exchange.BufferPool;
+import dev.petrel.server.engine.exchange.Exchange;
+import dev.petrel.server.engine.exchange.ExchangeObserver;
+import dev.petrel.server.engine.exchange.ExchangeRequest;
+import dev.petrel.server.engine.exchange.ExchangeResponse;
 
 /**
  * What an HTTP/1.1 connection needs only while a request is in flight: the head parser, the

@@ -5,9 +5,9 @@ import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HttpLimits;
 import dev.petrel.http.ParseStatus;
 import dev.petrel.server.HttpStatusException;
-import dev.petrel.server.engine.BodySource;
-import dev.petrel.server.engine.BodyWaitLimits;
-import dev.petrel.server.engine.ConnectionInput;
+import dev.petrel.server.engine.connection.ConnectionInput;
+import dev.petrel.server.engine.exchange.BodySource;
+import dev.petrel.server.engine.exchange.BodyWaitLimits;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 

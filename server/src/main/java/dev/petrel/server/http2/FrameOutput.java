@@ -4,7 +4,7 @@ import dev.petrel.http.ByteSink;
 import dev.petrel.http2.FrameWriter;
 import dev.petrel.http2.Frames;
 import dev.petrel.http2.HpackEncoder;
-import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.connection.Endpoint;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;

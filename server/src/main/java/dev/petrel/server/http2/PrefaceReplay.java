@@ -1,7 +1,7 @@
 package dev.petrel.server.http2;
 
-import dev.petrel.server.engine.Endpoint;
-import dev.petrel.server.engine.ReplayingEndpoint;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.connection.ReplayingEndpoint;
 import java.nio.ByteBuffer;
 
 /**

@@ -1,9 +1,9 @@
 package dev.petrel.server.http2;
 
 import dev.petrel.http2.Frames;
-import dev.petrel.server.engine.Endpoint;
-import dev.petrel.server.engine.SelectionStep;
-import dev.petrel.server.engine.Timeouts;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.connection.SelectionStep;
+import dev.petrel.server.engine.connection.Timeouts;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;

@@ -2,8 +2,8 @@ package dev.petrel.server.http2;
 
 import dev.petrel.http.HeaderFields;
 import dev.petrel.server.IncompleteBodyException;
-import dev.petrel.server.engine.BodySource;
-import dev.petrel.server.engine.BodyWaitLimits;
+import dev.petrel.server.engine.exchange.BodySource;
+import dev.petrel.server.engine.exchange.BodyWaitLimits;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 

@@ -3,10 +3,10 @@ package dev.petrel.server.http2;
 import dev.petrel.http.Methods;
 import dev.petrel.http.RequestHead;
 import dev.petrel.server.Handler;
-import dev.petrel.server.engine.BodyWaitLimits;
-import dev.petrel.server.engine.Exchange;
-import dev.petrel.server.engine.ExchangeResponse;
-import dev.petrel.server.engine.RequestOrigin;
+import dev.petrel.server.engine.connection.RequestOrigin;
+import dev.petrel.server.engine.exchange.BodyWaitLimits;
+import dev.petrel.server.engine.exchange.Exchange;
+import dev.petrel.server.engine.exchange.ExchangeResponse;
 import dev.petrel.server.proxy.ForwardedOrigin;
 import java.io.IOException;
 

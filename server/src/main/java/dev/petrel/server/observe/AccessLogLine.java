@@ -1,8 +1,8 @@
 package dev.petrel.server.observe;
 
 import dev.petrel.server.config.AccessLog;
-import dev.petrel.server.engine.ExchangeRequest;
-import dev.petrel.server.engine.ExchangeResponse;
+import dev.petrel.server.engine.exchange.ExchangeRequest;
+import dev.petrel.server.engine.exchange.ExchangeResponse;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.time.ZoneId;

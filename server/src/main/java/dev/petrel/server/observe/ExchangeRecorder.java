@@ -1,9 +1,9 @@
 package dev.petrel.server.observe;
 
 import dev.petrel.server.config.AccessLog;
-import dev.petrel.server.engine.ExchangeObserver;
-import dev.petrel.server.engine.ExchangeRequest;
-import dev.petrel.server.engine.ExchangeResponse;
+import dev.petrel.server.engine.exchange.ExchangeObserver;
+import dev.petrel.server.engine.exchange.ExchangeRequest;
+import dev.petrel.server.engine.exchange.ExchangeResponse;
 import java.time.InstantSource;
 import java.time.ZoneId;
 

@@ -1,8 +1,8 @@
 package dev.petrel.server.proxy;
 
 import dev.petrel.server.TlsDetails;
-import dev.petrel.server.engine.Endpoint;
-import dev.petrel.server.engine.ReplayingEndpoint;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.connection.ReplayingEndpoint;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.petrel.server.proxy;
 
 import dev.petrel.http.ParseStatus;
-import dev.petrel.server.engine.Endpoint;
-import dev.petrel.server.engine.SelectionStep;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.connection.SelectionStep;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;

@@ -1,6 +1,6 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.server.engine.SlotPool;
+import dev.petrel.server.engine.connection.SlotPool;
 import java.nio.ByteBuffer;
 
 /**

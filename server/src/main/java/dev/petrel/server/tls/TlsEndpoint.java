@@ -1,7 +1,7 @@
 package dev.petrel.server.tls;
 
 import dev.petrel.server.TlsDetails;
-import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.connection.Endpoint;
 import java.io.IOException;
 import java.io.Serial;
 import java.net.InetSocketAddress;
@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLEngineResult.HandshakeStatus;
 import javax.net.ssl.SSLEngineResult.Status;
+import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSession;
@@ -207,7 +207,7 @@ public final class TlsEndpoint implements Endpoint {
     /**
      * Answers a client that spoke clear text to the TLS port (see
      * {@link PlainHttpOnTlsPortException}) with {@code answer}, the protocol's clear-text reply
-     * (see {@link dev.petrel.server.engine.Protocol#clearTextOnTlsPortAnswer()}), through
+     * (see {@link dev.petrel.server.engine.connection.Protocol#clearTextOnTlsPortAnswer()}), through
      * {@code raw}, then closes {@code raw} gracefully so that the client reads the answer before
      * the connection goes. Never throws; {@code raw} ends up closed.
      */

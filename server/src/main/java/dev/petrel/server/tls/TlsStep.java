@@ -1,8 +1,8 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.server.engine.Endpoint;
-import dev.petrel.server.engine.SelectionStep;
-import dev.petrel.server.engine.SlotPool;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.connection.SelectionStep;
+import dev.petrel.server.engine.connection.SlotPool;
 import dev.petrel.server.observe.ConnectorCounters;
 import java.io.IOException;
 import java.util.Objects;

@@ -1,8 +1,8 @@
 package dev.petrel.server.transport;
 
 import dev.petrel.server.config.TransportKind;
-import dev.petrel.server.engine.Protocol;
-import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.engine.connection.Protocol;
+import dev.petrel.server.engine.connection.ProtocolConnection;
 import dev.petrel.server.observe.ConnectorCounters;
 import java.io.IOException;
 import java.net.InetSocketAddress;

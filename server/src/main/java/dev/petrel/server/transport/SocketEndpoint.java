@@ -1,6 +1,6 @@
 package dev.petrel.server.transport;
 
-import dev.petrel.server.engine.Endpoint;
+import dev.petrel.server.engine.connection.Endpoint;
 import dev.petrel.server.observe.ConnectorCounters;
 import java.io.IOException;
 import java.io.InputStream;

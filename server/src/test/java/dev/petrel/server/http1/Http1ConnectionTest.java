@@ -6,7 +6,7 @@ import dev.petrel.http.DateCache;
 import dev.petrel.server.Handler;
 import dev.petrel.server.HttpStatusException;
 import dev.petrel.server.config.ServerConfig;
-import dev.petrel.server.engine.ScriptedEndpoint;
+import dev.petrel.server.engine.connection.ScriptedEndpoint;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.InstantSource;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.http.DateCache;
 import dev.petrel.server.Handler;
-import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.TlsDetails;
-import dev.petrel.server.engine.Endpoint;
-import dev.petrel.server.engine.ScriptedEndpoint;
+import dev.petrel.server.config.ServerConfig;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.connection.ScriptedEndpoint;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

@@ -1,6 +1,6 @@
 package dev.petrel.server.http1;
 
-import dev.petrel.server.engine.RecordingEndpoint;
+import dev.petrel.server.engine.connection.RecordingEndpoint;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
-import dev.petrel.server.engine.Endpoint;
-import dev.petrel.server.engine.ExchangeResponse;
-import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.connection.ProtocolConnection;
+import dev.petrel.server.engine.exchange.ExchangeResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
  * The hand-over after {@code 101 (Switching Protocols)}: an HTTP/1.1 connection gives its endpoint,
  * with the bytes it had read past the request, to another protocol, on every transport and over
  * TLS. The protocol here echoes what it reads; WebSocket and the Tomcat connector's upgrades use
- * the same hook ({@link dev.petrel.server.engine.Upgrade}).
+ * the same hook ({@link dev.petrel.server.engine.connection.Upgrade}).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ProtocolSwitchTest {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.petrel.server.config.DataRate;
-import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.engine.connection.ProtocolConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.SelectionKey;

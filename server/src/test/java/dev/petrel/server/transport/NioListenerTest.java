@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.config.DataRate;
 import dev.petrel.server.config.TransportKind;
-import dev.petrel.server.engine.Endpoint;
-import dev.petrel.server.engine.Protocol;
-import dev.petrel.server.engine.ProtocolConnection;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.connection.Protocol;
+import dev.petrel.server.engine.connection.ProtocolConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
