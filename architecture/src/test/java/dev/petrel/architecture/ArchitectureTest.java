@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The arrows docs/ARCHITECTURE.md draws between Petrel's packages, checked on the compiled
  * classes of every product module: an arrow it forbids fails here, naming each class that draws
- * it. The codecs know no server, the public API does not reach into the engine, the engine and TLS
- * know no transport, and no product code knows the lab.
+ * it. The codecs know no server, the public API does not reach into the engine, the engine's
+ * connection layer knows no exchange, the engine and TLS know no transport, and no product code
+ * knows the lab.
  */
 class ArchitectureTest {
     /** One class file of each product module, by which the module is found on the class path. */
@@ -48,6 +49,12 @@ class ArchitectureTest {
     @Test
     void thePublicApiDoesNotReachIntoTheEngine() {
         assertNoArrow(exactly("dev.petrel.server", "dev.petrel.server.config", "dev.petrel.server.files"), in("dev.petrel.server.engine"));
+    }
+
+    /** The exchange is built on the transport seam (endpoints, protocol connections, the hand-over), never the other way. */
+    @Test
+    void theConnectionLayerKnowsNoExchange() {
+        assertNoArrow(in("dev.petrel.server.engine.connection"), in("dev.petrel.server.engine.exchange"));
     }
 
     @Test
