@@ -1,9 +1,9 @@
 /**
  * The Petrel server. Its API is {@code dev.petrel.server} (the handler API and the server),
  * {@code dev.petrel.server.config} (the server's settings: limits, TLS, AJP, HTTP/2, connectors,
- * the access log) and {@code dev.petrel.server.files} (static files); every other package is the
- * implementation (the exchange and the transport seam, the HTTP/1.1 and AJP protocols, TLS, the
- * transports, the command line) and may change without notice.
+ * trusted proxies, the access log) and {@code dev.petrel.server.files} (static files); every other
+ * package is the implementation (the exchange and the transport seam, the HTTP/1.1 and AJP
+ * protocols, TLS, the transports, the command line) and may change without notice.
  */
 module dev.petrel.server {
     requires transitive dev.petrel.http;
