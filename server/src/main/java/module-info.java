@@ -1,9 +1,10 @@
 /**
  * The Petrel server. Its API is {@code dev.petrel.server} (the handler API and the server),
  * {@code dev.petrel.server.config} (the server's settings: limits, TLS, AJP, HTTP/2, connectors,
- * the access log) and {@code dev.petrel.server.files} (static files); every other package is the
- * implementation (the exchange and the transport seam, the HTTP/1.1 and AJP protocols, TLS, the
- * transports, the command line) and may change without notice.
+ * trusted proxies, the access log), {@code dev.petrel.server.files} (static files) and
+ * {@code dev.petrel.server.admin} (a server's health check and metrics exporters); every other
+ * package is the implementation (the exchange and the transport seam, the HTTP/1.1 and AJP
+ * protocols, TLS, the transports, the command line) and may change without notice.
  */
 module dev.petrel.server {
     requires transitive dev.petrel.http;
@@ -17,7 +18,8 @@ module dev.petrel.server {
 
     exports dev.petrel.server;
     uses dev.petrel.server.TlsEngineProvider; // TLS engines besides the JDK's (petrel-tls-native provides one)
-    uses dev.petrel.server.MetricsExporter; // the admin listener's /metrics (petrel-metrics provides one)
+    uses dev.petrel.server.admin.MetricsExporter; // the admin listener's /metrics (petrel-metrics provides one)
     exports dev.petrel.server.config;
     exports dev.petrel.server.files;
+    exports dev.petrel.server.admin;
 }

@@ -1,8 +1,8 @@
 package dev.petrel.metrics;
 
 import dev.petrel.server.Handler;
-import dev.petrel.server.MetricsExporter;
 import dev.petrel.server.Server;
+import dev.petrel.server.admin.MetricsExporter;
 
 /**
  * The exporter the command line finds by {@link java.util.ServiceLoader} for

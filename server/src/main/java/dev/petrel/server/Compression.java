@@ -1,7 +1,5 @@
 package dev.petrel.server;
 
-import dev.petrel.server.handler.CompressingResponse;
-import dev.petrel.server.handler.DelegatingHandler;
 import java.util.Objects;
 
 /**
@@ -33,14 +31,39 @@ public final class Compression {
     public static Handler gzip(Handler handler, int minBytes) {
         Objects.requireNonNull(handler, "handler");
         if (minBytes < 0) throw new IllegalArgumentException("minBytes must not be negative");
-        return new DelegatingHandler(handler) {
-            @Override
-            public void handle(Request request, Response response) throws Exception {
-                CompressingResponse compressing = new CompressingResponse(response, request.header("Accept-Encoding"),
-                        "HEAD".equals(request.method()), minBytes);
-                handler.handle(request, compressing);
-                if (!compressing.detached()) compressing.finish();
-            }
-        };
+        return new Gzipped(handler, minBytes);
+    }
+
+    /**
+     * A handler whose responses are gzipped. It runs where the wrapped one runs: whether it may
+     * block is the wrapped handler's answer, for every request, so that compression never moves
+     * a non-blocking handler off the event loop or a blocking one onto it.
+     */
+    private static final class Gzipped implements Handler {
+        private final Handler handler;
+        private final int minBytes;
+
+        Gzipped(Handler handler, int minBytes) {
+            this.handler = handler;
+            this.minBytes = minBytes;
+        }
+
+        @Override
+        public void handle(Request request, Response response) throws Exception {
+            CompressingResponse compressing = new CompressingResponse(response, request.header("Accept-Encoding"),
+                    "HEAD".equals(request.method()), minBytes);
+            handler.handle(request, compressing);
+            if (!compressing.detached()) compressing.finish();
+        }
+
+        @Override
+        public boolean mayBlock() {
+            return handler.mayBlock();
+        }
+
+        @Override
+        public boolean mayBlock(Request request) {
+            return handler.mayBlock(request);
+        }
     }
 }

@@ -31,7 +31,8 @@ class ModuleDescriptorTest {
     @Test
     void theServerExportsItsApiOnly() throws Exception {
         ModuleDescriptor server = descriptorOf(Server.class, "dev.petrel.server");
-        assertThat(exports(server)).containsExactlyInAnyOrder("dev.petrel.server", "dev.petrel.server.config", "dev.petrel.server.files");
+        assertThat(exports(server)).containsExactlyInAnyOrder("dev.petrel.server", "dev.petrel.server.config", "dev.petrel.server.files",
+                "dev.petrel.server.admin");
         assertThat(server.packages()).contains("dev.petrel.server.engine.exchange", "dev.petrel.server.engine.connection", "dev.petrel.server.http1", "dev.petrel.server.ajp",
                 "dev.petrel.server.tls", "dev.petrel.server.transport");
         assertThat(server.opens()).isEmpty();

@@ -1,9 +1,9 @@
 package dev.petrel.server.cli;
 
-import dev.petrel.server.HealthCheck;
-import dev.petrel.server.MetricsExporter;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
+import dev.petrel.server.admin.HealthCheck;
+import dev.petrel.server.admin.MetricsExporter;
 import dev.petrel.server.config.TransportKind;
 import java.io.IOException;
 import java.time.Duration;

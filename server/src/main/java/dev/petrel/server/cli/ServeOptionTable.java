@@ -17,7 +17,7 @@ import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.config.TransportKind;
-import dev.petrel.server.proxy.TrustedProxies;
+import dev.petrel.server.config.TrustedProxies;
 import java.nio.file.FileSystems;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

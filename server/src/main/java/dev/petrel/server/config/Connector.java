@@ -1,7 +1,6 @@
 package dev.petrel.server.config;
 
 import dev.petrel.server.Server;
-import dev.petrel.server.proxy.TrustedProxies;
 import java.util.List;
 import java.util.Objects;
 
@@ -90,7 +89,7 @@ public final class Connector {
     /**
      * The same, trusting the proxies at {@code cidrs} (IP literals, with or without a prefix
      * length: {@code 10.0.0.0/8}, {@code 2001:db8::/32}, {@code 127.0.0.1}) to send PROXY headers
-     * and forwarding headers. None by default.
+     * and forwarding headers. None by default. Parsed as {@link TrustedProxies#of(List)} parses them.
      *
      * @throws IllegalArgumentException naming an entry that is not an address or a CIDR block
      */

@@ -4,13 +4,13 @@ import dev.petrel.http.DateCache;
 import dev.petrel.server.Handler;
 import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.config.ServerConfig;
+import dev.petrel.server.config.TrustedProxies;
 import dev.petrel.server.engine.connection.Endpoint;
 import dev.petrel.server.engine.connection.Protocol;
 import dev.petrel.server.engine.connection.ProtocolConnection;
 import dev.petrel.server.engine.exchange.BufferPool;
 import dev.petrel.server.engine.exchange.ExchangeObserver;
 import dev.petrel.server.proxy.ForwardedOrigin;
-import dev.petrel.server.proxy.TrustedProxies;
 import java.util.Objects;
 
 /**

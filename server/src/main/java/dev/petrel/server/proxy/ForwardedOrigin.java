@@ -2,6 +2,7 @@ package dev.petrel.server.proxy;
 
 import dev.petrel.http.HeaderFields;
 import dev.petrel.server.TlsDetails;
+import dev.petrel.server.config.TrustedProxies;
 import dev.petrel.server.engine.connection.RequestOrigin;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

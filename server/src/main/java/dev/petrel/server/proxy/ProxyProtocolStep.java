@@ -1,6 +1,7 @@
 package dev.petrel.server.proxy;
 
 import dev.petrel.http.ParseStatus;
+import dev.petrel.server.config.TrustedProxies;
 import dev.petrel.server.engine.connection.Endpoint;
 import dev.petrel.server.engine.connection.SelectionStep;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.ConnectorMetrics;
 import dev.petrel.server.ConnectorMetrics.Method;
 import dev.petrel.server.Handler;
-import dev.petrel.server.HealthCheck;
+import dev.petrel.server.admin.HealthCheck;
 import dev.petrel.server.HttpStatusException;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;

@@ -7,6 +7,7 @@ import dev.petrel.http.HttpLimits;
 import dev.petrel.http.ParseStatus;
 import dev.petrel.http.RequestParser;
 import dev.petrel.server.TlsDetails;
+import dev.petrel.server.config.TrustedProxies;
 import dev.petrel.server.engine.connection.RequestOrigin;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package dev.petrel.server.proxy;
+package dev.petrel.server.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

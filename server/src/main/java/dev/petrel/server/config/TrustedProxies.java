@@ -1,4 +1,4 @@
-package dev.petrel.server.proxy;
+package dev.petrel.server.config;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -9,6 +9,11 @@ import java.util.List;
  * protocol header, and only their {@code Forwarded} and {@code X-Forwarded-*} headers change what
  * a request says of its client. Given as CIDR blocks ({@code 10.0.0.0/8}, {@code 2001:db8::/32})
  * or single addresses. Empty trusts no one.
+ *
+ * <p>A connector is given its proxies as text ({@link Connector#trustedProxies(String...)}), parsed
+ * with {@link #of(List)}, which refuses anything that is not an address or a CIDR block; this is
+ * that parsed form, for code that checks such a list up front (a command line, a configuration
+ * file) or asks whether an address is trusted. Immutable, and safe to share between threads.
  */
 public final class TrustedProxies {
     /** Trusts no one. */
@@ -93,6 +98,7 @@ public final class TrustedProxies {
         return new Block(network, prefix);
     }
 
+    /** The entries as given, joined by {@code ", "}; {@code none} when empty. */
     @Override
     public String toString() {
         return given.isEmpty() ? "none" : String.join(", ", given);

@@ -1,5 +1,9 @@
-package dev.petrel.server;
+package dev.petrel.server.admin;
 
+import dev.petrel.server.Handler;
+import dev.petrel.server.Request;
+import dev.petrel.server.Response;
+import dev.petrel.server.Server;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;

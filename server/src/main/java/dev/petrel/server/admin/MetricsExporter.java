@@ -1,4 +1,7 @@
-package dev.petrel.server;
+package dev.petrel.server.admin;
+
+import dev.petrel.server.Handler;
+import dev.petrel.server.Server;
 
 /**
  * Publishes a server's {@linkplain Server#metrics() metrics} in some exposition format. The

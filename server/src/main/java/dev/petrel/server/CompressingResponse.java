@@ -1,7 +1,6 @@
-package dev.petrel.server.handler;
+package dev.petrel.server;
 
-import dev.petrel.server.Detached;
-import dev.petrel.server.Response;
+import dev.petrel.server.handler.ContentCodings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,12 +11,12 @@ import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * A response that gzips its body when it may ({@link dev.petrel.server.Compression}): headers go
+ * A response that gzips its body when it may ({@link Compression}): headers go
  * straight to the real response, except the length, held back until the body shows whether it
  * is compressed; the body is buffered up to the threshold, then decided, and written through
  * {@link GZIPOutputStream} (with sync flush) or as it is.
  */
-public final class CompressingResponse implements Response {
+final class CompressingResponse implements Response {
     private final Response response;
     private final boolean accepted;
     private final boolean head;
@@ -26,7 +25,7 @@ public final class CompressingResponse implements Response {
     private DecidingStream stream;
     private boolean detached;
 
-    public CompressingResponse(Response response, String acceptEncoding, boolean head, int minBytes) {
+    CompressingResponse(Response response, String acceptEncoding, boolean head, int minBytes) {
         this.response = response;
         this.accepted = ContentCodings.accepts(acceptEncoding, "gzip");
         this.head = head;
@@ -158,7 +157,7 @@ public final class CompressingResponse implements Response {
     }
 
     /** Whether the handler detached the response: it is finished when completed, not when the handler returns. */
-    public boolean detached() {
+    boolean detached() {
         return detached;
     }
 
@@ -166,7 +165,7 @@ public final class CompressingResponse implements Response {
      * Ends a body the handler left open (Petrel closes a response's body itself after the
      * handler, so handlers need not): the gzip trailer is written then.
      */
-    public void finish() throws IOException {
+    void finish() throws IOException {
         if (stream != null) stream.close();
     }
 
