@@ -64,11 +64,7 @@ import javax.net.ssl.SSLSession;
 public final class TlsEndpoint implements Endpoint {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.tls");
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
-    /**
-     * A record buffer while the endpoint holds none (see {@link TlsBufferPool}): empty and
-     * read-only. Shared, which is safe because its position, limit and mark can only ever be zero.
-     */
-    private static final ByteBuffer NONE = ByteBuffer.allocate(0).asReadOnlyBuffer();
+    private static final ByteBuffer NONE = TlsRecordBuffers.NONE;
     private static final int PLAIN_HTTP_LINGER_MILLIS = 1000;
     private static final int PLAIN_HTTP_LINGER_BYTES = 64 * 1024;
 
@@ -76,15 +72,11 @@ public final class TlsEndpoint implements Endpoint {
     private final SSLEngine engine;
     private final Consumer<SSLEngine> release;
     private final HandshakeLane lane;
-    private final Buffers buffers;
-    private final TlsBufferPool pool; // null: the record buffers are this endpoint's own, for good
-    private final int packetSize;
-    private final int appInSize;
-    private final int plaintextPerRecord; // what one record of a write through native memory carries
+    private final TlsState state = new TlsState();
+    private final ReentrantLock readLock = state.readLock;
+    private final ReentrantLock writeLock = state.writeLock;
+    private final TlsRecordBuffers buffers;
     private final AtomicBoolean released = new AtomicBoolean();
-    private final ReentrantLock readLock = new ReentrantLock();
-    private final ReentrantLock writeLock = new ReentrantLock();
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     // guarded by readLock
     private ByteBuffer netIn;         // ciphertext received, not unwrapped yet: from position to limit; or NONE
@@ -103,9 +95,6 @@ public final class TlsEndpoint implements Endpoint {
     private volatile long handshakeDeadline; // read by an event loop between calls, for its timer
     // the thread driving continueHandshake only (an event loop)
     private HandshakeLane.Pending<SSLEngineResult> hello; // the answer to the client's hello, computing on the lane
-    // written under both locks during the handshake, read under either afterwards
-    private volatile boolean established; // the initial handshake completed
-    private volatile boolean tls13;
 
     private volatile NegotiatedSession negotiated; // set once at the end of the handshake, read by any thread
 
@@ -174,20 +163,12 @@ public final class TlsEndpoint implements Endpoint {
         this.release = Objects.requireNonNull(release, "release");
         this.lane = Objects.requireNonNull(lane, "lane");
         if (engine.getUseClientMode()) throw new IllegalArgumentException("the SSLEngine must be in server mode");
-        SSLSession session = engine.getSession();
-        this.buffers = Objects.requireNonNull(buffers, "buffers");
-        this.pool = pool;
-        this.packetSize = session.getPacketBufferSize();
-        // Room for a whole record's ciphertext, not only its plaintext: an engine over OpenSSL or
-        // BoringSSL checks the room against the record's length before decrypting it (16,401 bytes
-        // for 16 KiB of TLS 1.3 plaintext), and would otherwise ask for a larger buffer every time.
-        this.appInSize = Math.max(session.getApplicationBufferSize(), packetSize);
-        this.plaintextPerRecord = Math.min(session.getApplicationBufferSize(), packetSize);
+        this.buffers = new TlsRecordBuffers(engine.getSession(), Objects.requireNonNull(buffers, "buffers"), pool, state);
         this.netIn = NONE;
         this.appIn = NONE;
         this.netOut = NONE;
         holdInput();
-        this.appIn = take(appInSize).limit(0);
+        this.appIn = this.buffers.take(this.buffers.appInSize).limit(0);
         holdOutput();
     }
 
@@ -322,8 +303,8 @@ public final class TlsEndpoint implements Endpoint {
         readLock.lock();
         writeLock.lock();
         try {
-            if (established) throw new IllegalStateException("the handshake is done already");
-            ensureOpen();
+            if (state.established) throw new IllegalStateException("the handshake is done already");
+            state.ensureOpen();
             try {
                 if (!begun) {
                     begun = true;
@@ -337,7 +318,7 @@ public final class TlsEndpoint implements Endpoint {
                     SSLEngineResult helloUnwrapped = computed.result(); // or what it threw, handled below as if thrown here
                     if (helloUnwrapped != null && !unwrapped(helloUnwrapped, mayWait)) return stillNeedsInput();
                 }
-                while (!established) {
+                while (!state.established) {
                     if (!mayWait && !raw.wakesOnLoop() && engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK) {
                         return HandshakeProgress.NEEDS_WORKER;
                     }
@@ -392,7 +373,7 @@ public final class TlsEndpoint implements Endpoint {
         readLock.lock();
         writeLock.lock();
         try {
-            ensureOpen();
+            state.ensureOpen();
             SSLEngineResult result = engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK ? null : unwrap();
             if (engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK) {
                 runDelegatedTasks(); // the JDK's engine answers the client's hello here
@@ -532,9 +513,9 @@ public final class TlsEndpoint implements Endpoint {
     }
 
     private void finishHandshake() {
-        established = true;
+        state.established = true;
         NegotiatedSession session = NegotiatedSession.of(engine);
-        tls13 = session.tls13();
+        state.tls13 = session.tls13();
         negotiated = session;
         LOG.log(System.Logger.Level.DEBUG, () -> "TLS handshake with " + raw.remoteAddress() + ": " + session.protocol() + " "
                 + session.cipherSuite() + (session.applicationProtocol() != null ? " ALPN " + session.applicationProtocol() : "")
@@ -602,7 +583,7 @@ public final class TlsEndpoint implements Endpoint {
     public int read(ByteBuffer dst, int timeoutMillis) throws IOException {
         readLock.lock();
         try {
-            ensureReady();
+            state.ensureReady();
             holdInput();
             sendPostHandshakeUnlessWriting();
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, timeoutMillis));
@@ -632,7 +613,7 @@ public final class TlsEndpoint implements Endpoint {
         // event loop must not wait for it.
         if (!readLock.tryLock()) return 0;
         try {
-            ensureReady();
+            state.ensureReady();
             holdInput();
             return fillPlaintext(false, 0, 0) < 0 ? -1 : take(dst);
         } finally {
@@ -688,7 +669,7 @@ public final class TlsEndpoint implements Endpoint {
         if (status == HandshakeStatus.NOT_HANDSHAKING) return;
         // once either side has closed, the engine reports it wants the other's close_notify: not a handshake
         if (closeNotifySent || engine.isOutboundDone() || engine.isInboundDone()) return;
-        if (!tls13) refuseRenegotiation();
+        if (!state.tls13) refuseRenegotiation();
         if (status == HandshakeStatus.NEED_TASK) runDelegatedTasks();
         if (engine.getHandshakeStatus() != HandshakeStatus.NEED_WRAP) return;
         // the output side is the writer's: a busy writer's next record carries the answer out first
@@ -726,14 +707,14 @@ public final class TlsEndpoint implements Endpoint {
      */
     private void refuseRenegotiation() throws SSLException {
         LOG.log(System.Logger.Level.DEBUG, () -> "refused TLS renegotiation from " + raw.remoteAddress());
-        closed.set(true);
+        state.closed.set(true);
         raw.close();
         throw new SSLHandshakeException("TLS renegotiation refused");
     }
 
     private SSLEngineResult unwrap() throws SSLException {
         // taken only now: a thread waiting in a read for the next request holds no plaintext buffer
-        if (appIn == NONE) appIn = take(appInSize).limit(0);
+        if (appIn == NONE) appIn = buffers.take(buffers.appInSize).limit(0);
         appIn.compact();
         try {
             return engine.unwrap(netIn, appIn);
@@ -798,9 +779,9 @@ public final class TlsEndpoint implements Endpoint {
         Objects.checkFromIndexSize(off, len, src.length);
         writeLock.lock();
         try {
-            ensureReady();
+            state.ensureReady();
             sendPostHandshake();
-            if (buffers == Buffers.DIRECT) {
+            if (buffers.direct()) {
                 writeThroughNativeMemory(src, off, len);
             } else {
                 wrapAll(ByteBuffer.wrap(src, off, len));
@@ -831,9 +812,9 @@ public final class TlsEndpoint implements Endpoint {
      * figures never showed. Nothing keeps it after the wrap: the engine copies what it encrypts.
      */
     private void writeThroughNativeMemory(byte[] src, int off, int len) throws IOException {
-        ByteBuffer plain = pool != null ? take(packetSize) : ownAppOut();
+        ByteBuffer plain = buffers.pooling() ? buffers.take(buffers.packetSize) : ownAppOut();
         try {
-            int perRecord = Math.min(plain.capacity(), plaintextPerRecord);
+            int perRecord = Math.min(plain.capacity(), buffers.plaintextPerRecord);
             int end = off + len;
             while (off < end) {
                 int n = Math.min(perRecord, end - off);
@@ -842,19 +823,19 @@ public final class TlsEndpoint implements Endpoint {
                 off += n;
             }
         } finally {
-            giveBack(plain);
+            buffers.giveBack(plain);
         }
     }
 
     private ByteBuffer ownAppOut() {
-        if (ownAppOut == null) ownAppOut = buffers.allocate(packetSize);
+        if (ownAppOut == null) ownAppOut = buffers.allocate(buffers.packetSize);
         return ownAppOut;
     }
 
     /** Writes queued records, then whatever post-handshake message (a KeyUpdate) the engine still has to send. */
     private void sendPostHandshake() throws IOException {
         sendQueued();
-        while (tls13 && !engine.isOutboundDone() && engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) {
+        while (state.tls13 && !engine.isOutboundDone() && engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) {
             if (wrapAndSend(EMPTY).bytesProduced() == 0) break;
         }
     }
@@ -890,12 +871,12 @@ public final class TlsEndpoint implements Endpoint {
 
     /** Under the read lock: the ciphertext buffer, taken from the pool when not held (the plaintext one: at the first unwrap). */
     private void holdInput() {
-        if (netIn == NONE) netIn = take(packetSize).limit(0);
+        if (netIn == NONE) netIn = buffers.take(buffers.packetSize).limit(0);
     }
 
     /** Under the write lock: the output buffer, taken from the pool when none is held. */
     private void holdOutput() {
-        if (netOut == NONE) netOut = take(packetSize);
+        if (netOut == NONE) netOut = buffers.take(buffers.packetSize);
     }
 
     /**
@@ -903,54 +884,37 @@ public final class TlsEndpoint implements Endpoint {
      * one too when it is empty and no thread waits in a read with it (an event loop's endpoint).
      */
     private void giveBackInputIfIdle() {
-        if (!givesBackWhileIdle()) return;
+        if (!buffers.givesBackWhileIdle()) return;
         if (appIn != NONE && !appIn.hasRemaining()) {
             ByteBuffer plaintext = appIn;
             appIn = NONE;
-            giveBack(plaintext);
+            buffers.giveBack(plaintext);
         }
         if (appIn == NONE && netIn != NONE && !netIn.hasRemaining() && raw.waitsWithoutThread()) {
             ByteBuffer ciphertext = netIn;
             netIn = NONE;
-            giveBack(ciphertext);
+            buffers.giveBack(ciphertext);
         }
     }
 
     /** Under the write lock: gives the output buffer back when nothing waits in it. */
     private void giveBackOutputIfIdle() {
-        if (!givesBackWhileIdle() || netOut == NONE || netOut.position() != 0) return;
+        if (!buffers.givesBackWhileIdle() || netOut == NONE || netOut.position() != 0) return;
         ByteBuffer ciphertext = netOut;
         netOut = NONE;
-        giveBack(ciphertext);
-    }
-
-    private boolean givesBackWhileIdle() {
-        return pool != null && established;
+        buffers.giveBack(ciphertext);
     }
 
     /** Under both locks, once closed and no thread is inside: every buffer goes back, whatever it holds. */
     private void giveBackAll() {
-        if (pool == null) return; // its own buffers: left as they are, to the collector
+        if (!buffers.pooling()) return; // its own buffers: left as they are, to the collector
         ByteBuffer[] held = {netIn, appIn, netOut};
         netIn = NONE;
         appIn = NONE;
         netOut = NONE;
         for (ByteBuffer b : held) {
-            if (b != NONE) giveBack(b);
+            if (b != NONE) buffers.giveBack(b);
         }
-    }
-
-    /** A buffer of {@code size} bytes, cleared: the pool's when it holds that size, else a new one. */
-    private ByteBuffer take(int size) {
-        return pooled(size) ? pool.acquire().clear() : buffers.allocate(size);
-    }
-
-    private void giveBack(ByteBuffer buffer) {
-        if (pooled(buffer.capacity())) pool.release(buffer);
-    }
-
-    private boolean pooled(int size) {
-        return pool != null && pool.bufferSize() == size && pool.kind() == buffers;
     }
 
     // ---- closing ----
@@ -983,7 +947,7 @@ public final class TlsEndpoint implements Endpoint {
         } finally {
             writeLock.unlock();
         }
-        closed.set(true);
+        state.closed.set(true);
         if (notified) raw.closeGracefully(lingerMillis, lingerBytes);
         else raw.close();
         releaseIfIdle();
@@ -996,7 +960,7 @@ public final class TlsEndpoint implements Endpoint {
      */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true) && writeLock.tryLock()) {
+        if (state.closed.compareAndSet(false, true) && writeLock.tryLock()) {
             try {
                 sendCloseNotify();
             } catch (IOException | RuntimeException e) {
@@ -1015,7 +979,7 @@ public final class TlsEndpoint implements Endpoint {
      */
     @Override
     public void reset() {
-        closed.set(true);
+        state.closed.set(true);
         raw.reset();
         releaseIfIdle();
     }
@@ -1026,7 +990,7 @@ public final class TlsEndpoint implements Endpoint {
      * record, is freed, and nothing is sent.
      */
     void discard() {
-        closed.set(true);
+        state.closed.set(true);
         releaseIfIdle();
     }
 
@@ -1037,7 +1001,7 @@ public final class TlsEndpoint implements Endpoint {
      * with it (closing the raw endpoint first ends any thread's wait), and never twice.
      */
     private void releaseIfIdle() {
-        if (!closed.get() || released.get()) return;
+        if (!state.closed.get() || released.get()) return;
         // the thread is still inside (a close from within a read): its own way out releases
         if (readLock.isHeldByCurrentThread() || writeLock.isHeldByCurrentThread()) return;
         if (!readLock.tryLock()) return;
@@ -1057,21 +1021,12 @@ public final class TlsEndpoint implements Endpoint {
     }
 
     private void sendCloseNotify() throws IOException {
-        if (!established || closeNotifySent) return;
+        if (!state.established || closeNotifySent) return;
         closeNotifySent = true;
         engine.closeOutbound();
         while (!engine.isOutboundDone()) {
             if (wrapAndSend(EMPTY).bytesProduced() == 0) break;
         }
-    }
-
-    private void ensureReady() throws SocketException {
-        if (!established) throw new IllegalStateException("handshake() has not completed");
-        ensureOpen();
-    }
-
-    private void ensureOpen() throws SocketException {
-        if (closed.get()) throw new SocketException("connection closed");
     }
 
     // ---- the rest is the raw endpoint's ----
