@@ -63,7 +63,6 @@ import javax.net.ssl.SSLSession;
  */
 public final class TlsEndpoint implements Endpoint {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.tls");
-    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
     private static final ByteBuffer NONE = TlsRecordBuffers.NONE;
     private static final int PLAIN_HTTP_LINGER_MILLIS = 1000;
     private static final int PLAIN_HTTP_LINGER_BYTES = 64 * 1024;
@@ -76,6 +75,7 @@ public final class TlsEndpoint implements Endpoint {
     private final ReentrantLock readLock = state.readLock;
     private final ReentrantLock writeLock = state.writeLock;
     private final TlsRecordBuffers buffers;
+    private final TlsRecordWriter writer;
     private final AtomicBoolean released = new AtomicBoolean();
 
     // guarded by readLock
@@ -84,11 +84,6 @@ public final class TlsEndpoint implements Endpoint {
     private boolean sniffed;          // the first byte was looked at
     private boolean unwrappedSinceWrap; // the handshake took client bytes since the server last wrapped
     private boolean inboundDone;      // the peer's close_notify or end of stream was read
-    // guarded by writeLock
-    private ByteBuffer netOut;        // ciphertext wrapped, not written yet: from 0 to position; or NONE
-    private ByteBuffer ownAppOut;     // native memory without a pool: plaintext copied in for the engine to wrap; made at the first write
-    private boolean closeNotifySent;
-    private boolean answered;         // the server has written its first handshake flight
     // written under both locks during the handshake
     private boolean begun;            // the engine's handshake began; the clock below runs
     private int handshakeTimeoutMillis;
@@ -164,12 +159,12 @@ public final class TlsEndpoint implements Endpoint {
         this.lane = Objects.requireNonNull(lane, "lane");
         if (engine.getUseClientMode()) throw new IllegalArgumentException("the SSLEngine must be in server mode");
         this.buffers = new TlsRecordBuffers(engine.getSession(), Objects.requireNonNull(buffers, "buffers"), pool, state);
+        this.writer = new TlsRecordWriter(engine, raw, state, this.buffers);
         this.netIn = NONE;
         this.appIn = NONE;
-        this.netOut = NONE;
         holdInput();
         this.appIn = this.buffers.take(this.buffers.appInSize).limit(0);
-        holdOutput();
+        writer.holdOutput();
     }
 
     /**
@@ -336,7 +331,7 @@ public final class TlsEndpoint implements Endpoint {
                 throw e;
             }
         } finally {
-            giveBackOutputIfIdle();
+            writer.giveBackIfIdle();
             giveBackInputIfIdle();
             writeLock.unlock();
             readLock.unlock();
@@ -355,7 +350,7 @@ public final class TlsEndpoint implements Endpoint {
      * delegated tasks), when the loop can be woken once it is done.
      */
     private boolean answersOnLane() {
-        if (answered || !raw.wakesOnLoop()) return false;
+        if (writer.answered() || !raw.wakesOnLoop()) return false;
         return switch (engine.getHandshakeStatus()) {
             case NEED_TASK -> true;
             case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> netIn.hasRemaining();
@@ -376,7 +371,7 @@ public final class TlsEndpoint implements Endpoint {
             state.ensureOpen();
             SSLEngineResult result = engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK ? null : unwrap();
             if (engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK) {
-                runDelegatedTasks(); // the JDK's engine answers the client's hello here
+                runDelegatedTasks(engine); // the JDK's engine answers the client's hello here
                 if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) unwrapAfterTasks();
             }
             return result;
@@ -395,17 +390,17 @@ public final class TlsEndpoint implements Endpoint {
             case NEED_TASK -> {
                 if (onLane()) {
                     lane.call(() -> {
-                        runDelegatedTasks(); // the JDK's engine answers the client's hello here
+                        runDelegatedTasks(engine); // the JDK's engine answers the client's hello here
                         return null;
                     }, deadline, timeoutMillis);
                 } else {
-                    runDelegatedTasks();
+                    runDelegatedTasks(engine);
                 }
                 if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) unwrapAfterTasks();
             }
             case NEED_WRAP -> {
                 unwrappedSinceWrap = false;
-                SSLEngineResult result = wrapAndSend(EMPTY);
+                SSLEngineResult result = writer.sendEngineMessage();
                 if (result.getStatus() == Status.CLOSED) throw new SSLHandshakeException("TLS handshake ended by the engine");
                 if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
             }
@@ -442,7 +437,7 @@ public final class TlsEndpoint implements Endpoint {
      * {@code Finished}, the session tickets) is cheap, and computes where the handshake runs.
      */
     private boolean onLane() {
-        return !answered && HandshakeLane.needed();
+        return !writer.answered() && HandshakeLane.needed();
     }
 
     /**
@@ -455,7 +450,7 @@ public final class TlsEndpoint implements Endpoint {
      */
     private boolean askedToWrap() throws IOException {
         unwrappedSinceWrap = false;
-        SSLEngineResult result = wrapAndSend(EMPTY);
+        SSLEngineResult result = writer.sendEngineMessage();
         if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) {
             finishHandshake();
             return true;
@@ -525,7 +520,7 @@ public final class TlsEndpoint implements Endpoint {
     /** After a failed handshake, the engine has a fatal alert to send: telling the client why helps it report the failure. */
     private void sendAlertQuietly() {
         try {
-            if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) wrapAndSend(EMPTY);
+            if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) writer.sendEngineMessage();
         } catch (IOException | RuntimeException e) {
             // the connection is failing anyway
         }
@@ -585,7 +580,7 @@ public final class TlsEndpoint implements Endpoint {
         try {
             state.ensureReady();
             holdInput();
-            sendPostHandshakeUnlessWriting();
+            writer.sendPostHandshakeUnlessWriting();
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, timeoutMillis));
             return fillPlaintext(true, deadline, timeoutMillis) < 0 ? -1 : take(dst);
         } finally {
@@ -668,34 +663,12 @@ public final class TlsEndpoint implements Endpoint {
                 ? HandshakeStatus.NEED_WRAP : engine.getHandshakeStatus();
         if (status == HandshakeStatus.NOT_HANDSHAKING) return;
         // once either side has closed, the engine reports it wants the other's close_notify: not a handshake
-        if (closeNotifySent || engine.isOutboundDone() || engine.isInboundDone()) return;
+        if (writer.closeNotifySent() || engine.isOutboundDone() || engine.isInboundDone()) return;
         if (!state.tls13) refuseRenegotiation();
-        if (status == HandshakeStatus.NEED_TASK) runDelegatedTasks();
+        if (status == HandshakeStatus.NEED_TASK) runDelegatedTasks(engine);
         if (engine.getHandshakeStatus() != HandshakeStatus.NEED_WRAP) return;
         // the output side is the writer's: a busy writer's next record carries the answer out first
-        if (!writeLock.tryLock()) return;
-        try {
-            if (mayWrite) {
-                sendPostHandshake();
-            } else if (netOut.position() == 0) {
-                holdOutput();
-                engine.wrap(EMPTY, netOut); // queued: sent by the next write or read
-            }
-        } finally {
-            giveBackOutputIfIdle();
-            writeLock.unlock();
-        }
-    }
-
-    /** On the reading side: sends what the output side owes the peer, unless a writer is busy (it sends it then). */
-    private void sendPostHandshakeUnlessWriting() throws IOException {
-        if (!writeLock.tryLock()) return;
-        try {
-            sendPostHandshake();
-        } finally {
-            giveBackOutputIfIdle();
-            writeLock.unlock();
-        }
+        writer.answerPostHandshake(mayWrite);
     }
 
     /**
@@ -780,89 +753,15 @@ public final class TlsEndpoint implements Endpoint {
         writeLock.lock();
         try {
             state.ensureReady();
-            sendPostHandshake();
-            if (buffers.direct()) {
-                writeThroughNativeMemory(src, off, len);
-            } else {
-                wrapAll(ByteBuffer.wrap(src, off, len));
-            }
+            writer.write(src, off, len);
         } finally {
-            giveBackOutputIfIdle();
+            writer.giveBackIfIdle();
             writeLock.unlock();
             releaseIfIdle();
         }
     }
 
-    /** Wraps and sends all of {@code plain}. */
-    private void wrapAll(ByteBuffer plain) throws IOException {
-        while (plain.hasRemaining()) {
-            SSLEngineResult result = wrapAndSend(plain);
-            if (result.getStatus() == Status.CLOSED) throw new SocketException("TLS output is closed");
-            if (result.bytesConsumed() == 0 && result.bytesProduced() == 0) {
-                if (engine.getHandshakeStatus() != HandshakeStatus.NEED_TASK) throw new SSLException("TLS engine made no progress");
-                runDelegatedTasks();
-            }
-        }
-    }
-
-    /**
-     * Copies the plaintext into native memory a record's worth at a time, and wraps it from there.
-     * With a pool, that native buffer is a pooled packet-sized one, held for this write only: kept
-     * by the connection it was 16 KiB of native memory per idle TLS connection, which the heap's
-     * figures never showed. Nothing keeps it after the wrap: the engine copies what it encrypts.
-     */
-    private void writeThroughNativeMemory(byte[] src, int off, int len) throws IOException {
-        ByteBuffer plain = buffers.pooling() ? buffers.take(buffers.packetSize) : ownAppOut();
-        try {
-            int perRecord = Math.min(plain.capacity(), buffers.plaintextPerRecord);
-            int end = off + len;
-            while (off < end) {
-                int n = Math.min(perRecord, end - off);
-                plain.clear().put(src, off, n).flip();
-                wrapAll(plain);
-                off += n;
-            }
-        } finally {
-            buffers.giveBack(plain);
-        }
-    }
-
-    private ByteBuffer ownAppOut() {
-        if (ownAppOut == null) ownAppOut = buffers.allocate(buffers.packetSize);
-        return ownAppOut;
-    }
-
-    /** Writes queued records, then whatever post-handshake message (a KeyUpdate) the engine still has to send. */
-    private void sendPostHandshake() throws IOException {
-        sendQueued();
-        while (state.tls13 && !engine.isOutboundDone() && engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) {
-            if (wrapAndSend(EMPTY).bytesProduced() == 0) break;
-        }
-    }
-
-    /** Wraps one record (data, a handshake message or an alert) and writes it; the engine wants a whole packet's room, so what was queued goes first. */
-    private SSLEngineResult wrapAndSend(ByteBuffer src) throws IOException {
-        sendQueued();
-        holdOutput();
-        SSLEngineResult result = engine.wrap(src, netOut);
-        if (result.getStatus() == Status.BUFFER_OVERFLOW) {
-            throw new SSLException("TLS record larger than " + netOut.capacity() + " bytes");
-        }
-        sendQueued();
-        return result;
-    }
-
-    private void sendQueued() throws IOException {
-        if (netOut.position() == 0) return;
-        answered = true;
-        try {
-            raw.write(netOut.flip());
-        } finally {
-            netOut.clear(); // written, or the connection is broken
-        }
-    }
-
-    private void runDelegatedTasks() {
+    static void runDelegatedTasks(SSLEngine engine) {
         Runnable task;
         while ((task = engine.getDelegatedTask()) != null) task.run();
     }
@@ -872,11 +771,6 @@ public final class TlsEndpoint implements Endpoint {
     /** Under the read lock: the ciphertext buffer, taken from the pool when not held (the plaintext one: at the first unwrap). */
     private void holdInput() {
         if (netIn == NONE) netIn = buffers.take(buffers.packetSize).limit(0);
-    }
-
-    /** Under the write lock: the output buffer, taken from the pool when none is held. */
-    private void holdOutput() {
-        if (netOut == NONE) netOut = buffers.take(buffers.packetSize);
     }
 
     /**
@@ -897,24 +791,16 @@ public final class TlsEndpoint implements Endpoint {
         }
     }
 
-    /** Under the write lock: gives the output buffer back when nothing waits in it. */
-    private void giveBackOutputIfIdle() {
-        if (!buffers.givesBackWhileIdle() || netOut == NONE || netOut.position() != 0) return;
-        ByteBuffer ciphertext = netOut;
-        netOut = NONE;
-        buffers.giveBack(ciphertext);
-    }
-
     /** Under both locks, once closed and no thread is inside: every buffer goes back, whatever it holds. */
     private void giveBackAll() {
         if (!buffers.pooling()) return; // its own buffers: left as they are, to the collector
-        ByteBuffer[] held = {netIn, appIn, netOut};
+        ByteBuffer[] held = {netIn, appIn};
         netIn = NONE;
         appIn = NONE;
-        netOut = NONE;
         for (ByteBuffer b : held) {
             if (b != NONE) buffers.giveBack(b);
         }
+        writer.giveBackAll();
     }
 
     // ---- closing ----
@@ -924,7 +810,7 @@ public final class TlsEndpoint implements Endpoint {
     public void shutdownOutput() throws IOException {
         writeLock.lock();
         try {
-            sendCloseNotify();
+            writer.sendCloseNotify();
         } finally {
             writeLock.unlock();
         }
@@ -940,7 +826,7 @@ public final class TlsEndpoint implements Endpoint {
         boolean notified;
         writeLock.lock();
         try {
-            sendCloseNotify();
+            writer.sendCloseNotify();
             notified = true;
         } catch (IOException | RuntimeException e) {
             notified = false; // the client is gone: nothing to linger for
@@ -962,7 +848,7 @@ public final class TlsEndpoint implements Endpoint {
     public void close() {
         if (state.closed.compareAndSet(false, true) && writeLock.tryLock()) {
             try {
-                sendCloseNotify();
+                writer.sendCloseNotify();
             } catch (IOException | RuntimeException e) {
                 // best effort: the client may be gone
             } finally {
@@ -1020,15 +906,6 @@ public final class TlsEndpoint implements Endpoint {
         }
     }
 
-    private void sendCloseNotify() throws IOException {
-        if (!state.established || closeNotifySent) return;
-        closeNotifySent = true;
-        engine.closeOutbound();
-        while (!engine.isOutboundDone()) {
-            if (wrapAndSend(EMPTY).bytesProduced() == 0) break;
-        }
-    }
-
     // ---- the rest is the raw endpoint's ----
 
     @Override
@@ -1083,7 +960,7 @@ public final class TlsEndpoint implements Endpoint {
     }
 
     int netOutCapacity() {
-        return netOut.capacity();
+        return writer.netOutCapacity();
     }
 
     private static int millis(long nanos) {
