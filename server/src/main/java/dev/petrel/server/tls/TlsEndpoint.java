@@ -63,7 +63,6 @@ import javax.net.ssl.SSLSession;
  */
 public final class TlsEndpoint implements Endpoint {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.tls");
-    private static final ByteBuffer NONE = TlsRecordBuffers.NONE;
     private static final int PLAIN_HTTP_LINGER_MILLIS = 1000;
     private static final int PLAIN_HTTP_LINGER_BYTES = 64 * 1024;
 
@@ -76,14 +75,12 @@ public final class TlsEndpoint implements Endpoint {
     private final ReentrantLock writeLock = state.writeLock;
     private final TlsRecordBuffers buffers;
     private final TlsRecordWriter writer;
+    private final TlsRecordReader reader;
     private final AtomicBoolean released = new AtomicBoolean();
 
     // guarded by readLock
-    private ByteBuffer netIn;         // ciphertext received, not unwrapped yet: from position to limit; or NONE
-    private ByteBuffer appIn;         // plaintext unwrapped, not read yet: from position to limit; or NONE
     private boolean sniffed;          // the first byte was looked at
     private boolean unwrappedSinceWrap; // the handshake took client bytes since the server last wrapped
-    private boolean inboundDone;      // the peer's close_notify or end of stream was read
     // written under both locks during the handshake
     private boolean begun;            // the engine's handshake began; the clock below runs
     private int handshakeTimeoutMillis;
@@ -160,10 +157,7 @@ public final class TlsEndpoint implements Endpoint {
         if (engine.getUseClientMode()) throw new IllegalArgumentException("the SSLEngine must be in server mode");
         this.buffers = new TlsRecordBuffers(engine.getSession(), Objects.requireNonNull(buffers, "buffers"), pool, state);
         this.writer = new TlsRecordWriter(engine, raw, state, this.buffers);
-        this.netIn = NONE;
-        this.appIn = NONE;
-        holdInput();
-        this.appIn = this.buffers.take(this.buffers.appInSize).limit(0);
+        this.reader = new TlsRecordReader(engine, raw, state, this.buffers, writer);
         writer.holdOutput();
     }
 
@@ -332,7 +326,7 @@ public final class TlsEndpoint implements Endpoint {
             }
         } finally {
             writer.giveBackIfIdle();
-            giveBackInputIfIdle();
+            reader.giveBackIfIdle();
             writeLock.unlock();
             readLock.unlock();
             releaseIfIdle();
@@ -353,7 +347,7 @@ public final class TlsEndpoint implements Endpoint {
         if (writer.answered() || !raw.wakesOnLoop()) return false;
         return switch (engine.getHandshakeStatus()) {
             case NEED_TASK -> true;
-            case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> netIn.hasRemaining();
+            case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> reader.hasCiphertext();
             default -> false;
         };
     }
@@ -369,7 +363,7 @@ public final class TlsEndpoint implements Endpoint {
         writeLock.lock();
         try {
             state.ensureOpen();
-            SSLEngineResult result = engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK ? null : unwrap();
+            SSLEngineResult result = engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK ? null : reader.unwrap();
             if (engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK) {
                 runDelegatedTasks(engine); // the JDK's engine answers the client's hello here
                 if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) unwrapAfterTasks();
@@ -406,7 +400,7 @@ public final class TlsEndpoint implements Endpoint {
             }
             case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
                 // an engine over BoringSSL answers the client's hello in this unwrap
-                SSLEngineResult result = onLane() && netIn.hasRemaining() ? lane.call(this::unwrap, deadline, timeoutMillis) : unwrap();
+                SSLEngineResult result = onLane() && reader.hasCiphertext() ? lane.call(reader::unwrap, deadline, timeoutMillis) : reader.unwrap();
                 return unwrapped(result, mayWait);
             }
             case NOT_HANDSHAKING, FINISHED -> finishHandshake();
@@ -426,7 +420,7 @@ public final class TlsEndpoint implements Endpoint {
                 return receiveHandshake(mayWait);
             }
             case CLOSED -> throw new SSLHandshakeException("the client closed the connection during the TLS handshake");
-            case BUFFER_OVERFLOW -> throw new SSLException("TLS record larger than " + appIn.capacity() + " bytes of plaintext");
+            case BUFFER_OVERFLOW -> throw reader.plaintextOverflow();
         }
         return true;
     }
@@ -467,7 +461,7 @@ public final class TlsEndpoint implements Endpoint {
      * to wrap; what the call says is not needed either way, since the loop asks the engine's status.
      */
     private void unwrapAfterTasks() throws SSLException {
-        SSLEngineResult result = unwrap();
+        SSLEngineResult result = reader.unwrap();
         if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
     }
 
@@ -481,18 +475,18 @@ public final class TlsEndpoint implements Endpoint {
             long left = handshakeDeadline - System.nanoTime();
             if (left <= 0) throw handshakeTimedOut(handshakeTimeoutMillis);
             try {
-                n = receive(millis(left));
+                n = reader.receive(TlsRecordReader.millis(left));
             } catch (SocketTimeoutException e) {
                 throw handshakeTimedOut(handshakeTimeoutMillis);
             }
         } else {
-            n = receiveAvailable();
+            n = reader.receiveAvailable();
             if (n == 0) return false;
         }
         if (n < 0) throw new SSLHandshakeException("the client closed the connection during the TLS handshake");
-        if (!sniffed && netIn.hasRemaining()) {
+        if (!sniffed && reader.hasCiphertext()) {
             sniffed = true;
-            int first = netIn.get(netIn.position());
+            int first = reader.firstCiphertextByte();
             switch (TlsRecords.opening(first)) {
                 case TLS -> { }
                 case PLAIN_TEXT -> throw new PlainHttpOnTlsPortException();
@@ -579,12 +573,9 @@ public final class TlsEndpoint implements Endpoint {
         readLock.lock();
         try {
             state.ensureReady();
-            holdInput();
-            writer.sendPostHandshakeUnlessWriting();
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, timeoutMillis));
-            return fillPlaintext(true, deadline, timeoutMillis) < 0 ? -1 : take(dst);
+            return reader.read(dst, timeoutMillis);
         } finally {
-            giveBackInputIfIdle();
+            reader.giveBackIfIdle();
             readLock.unlock();
             releaseIfIdle();
         }
@@ -609,133 +600,12 @@ public final class TlsEndpoint implements Endpoint {
         if (!readLock.tryLock()) return 0;
         try {
             state.ensureReady();
-            holdInput();
-            return fillPlaintext(false, 0, 0) < 0 ? -1 : take(dst);
+            return reader.readAvailable(dst);
         } finally {
-            giveBackInputIfIdle();
+            reader.giveBackIfIdle();
             readLock.unlock();
             releaseIfIdle();
         }
-    }
-
-    /**
-     * Unwraps until plaintext is buffered in {@link #appIn}, reading ciphertext as needed.
-     *
-     * @return the plaintext bytes buffered, 0 when none and {@code mayWait} is false, -1 at the end
-     */
-    private int fillPlaintext(boolean mayWait, long deadline, int timeoutMillis) throws IOException {
-        while (!appIn.hasRemaining()) {
-            if (inboundDone) return -1;
-            if (netIn.hasRemaining()) {
-                SSLEngineResult result = unwrap();
-                switch (result.getStatus()) {
-                    case CLOSED -> {
-                        inboundDone = true; // the client's close_notify
-                        return -1;
-                    }
-                    case BUFFER_OVERFLOW -> throw new SSLException("TLS record larger than " + appIn.capacity() + " bytes of plaintext");
-                    case OK -> {
-                        afterUnwrap(result, mayWait);
-                        if (result.bytesConsumed() > 0 || result.bytesProduced() > 0) continue; // data, or a record without any
-                    }
-                    case BUFFER_UNDERFLOW -> { } // a partial record: read more
-                }
-            }
-            int n = mayWait ? receive(readMillis(deadline, timeoutMillis)) : receiveAvailable();
-            if (n == 0) return 0;
-            if (n < 0) {
-                inboundDone = true; // end of stream without close_notify: as final as one, for HTTP frames its own messages
-                return -1;
-            }
-        }
-        return appIn.remaining();
-    }
-
-    /**
-     * Handles a handshake message that arrived after the initial handshake. TLS 1.3 has only
-     * post-handshake messages (a client's KeyUpdate), answered here; in TLS 1.2 it is a
-     * renegotiation, refused.
-     */
-    private void afterUnwrap(SSLEngineResult result, boolean mayWrite) throws IOException {
-        // Netty's engine over BoringSSL says only in the result that it has something to wrap (its
-        // refusal of a renegotiation); its status is back to NOT_HANDSHAKING by then
-        HandshakeStatus status = result.getHandshakeStatus() == HandshakeStatus.NEED_WRAP
-                ? HandshakeStatus.NEED_WRAP : engine.getHandshakeStatus();
-        if (status == HandshakeStatus.NOT_HANDSHAKING) return;
-        // once either side has closed, the engine reports it wants the other's close_notify: not a handshake
-        if (writer.closeNotifySent() || engine.isOutboundDone() || engine.isInboundDone()) return;
-        if (!state.tls13) refuseRenegotiation();
-        if (status == HandshakeStatus.NEED_TASK) runDelegatedTasks(engine);
-        if (engine.getHandshakeStatus() != HandshakeStatus.NEED_WRAP) return;
-        // the output side is the writer's: a busy writer's next record carries the answer out first
-        writer.answerPostHandshake(mayWrite);
-    }
-
-    /**
-     * The JDK accepts a client's renegotiation unless the process sets
-     * {@code -Djdk.tls.rejectClientInitiatedRenegotiation=true}; with that set the engine itself
-     * fails the unwrap with a fatal alert, which ends the connection as well. Without it, refuse
-     * here: renegotiation costs the server a full handshake at the client's whim, and is a known
-     * source of attacks (CVE-2009-3555, CVE-2011-1473).
-     */
-    private void refuseRenegotiation() throws SSLException {
-        LOG.log(System.Logger.Level.DEBUG, () -> "refused TLS renegotiation from " + raw.remoteAddress());
-        state.closed.set(true);
-        raw.close();
-        throw new SSLHandshakeException("TLS renegotiation refused");
-    }
-
-    private SSLEngineResult unwrap() throws SSLException {
-        // taken only now: a thread waiting in a read for the next request holds no plaintext buffer
-        if (appIn == NONE) appIn = buffers.take(buffers.appInSize).limit(0);
-        appIn.compact();
-        try {
-            return engine.unwrap(netIn, appIn);
-        } finally {
-            appIn.flip();
-        }
-    }
-
-    /** Reads ciphertext after what is buffered, waiting up to {@code timeoutMillis} as the raw endpoint does. */
-    private int receive(int timeoutMillis) throws IOException {
-        netIn.compact();
-        try {
-            ensureRoomForRecord();
-            return raw.read(netIn, timeoutMillis);
-        } finally {
-            netIn.flip();
-        }
-    }
-
-    private int receiveAvailable() throws IOException {
-        netIn.compact();
-        try {
-            ensureRoomForRecord();
-            return raw.readAvailable(netIn);
-        } finally {
-            netIn.flip();
-        }
-    }
-
-    /** A partial record filling the whole input buffer is larger than any the session allows. */
-    private void ensureRoomForRecord() throws SSLException {
-        if (!netIn.hasRemaining()) throw new SSLException("TLS record larger than " + netIn.capacity() + " bytes");
-    }
-
-    private int take(ByteBuffer dst) {
-        int n = Math.min(dst.remaining(), appIn.remaining());
-        dst.put(dst.position(), appIn, appIn.position(), n);
-        dst.position(dst.position() + n);
-        appIn.position(appIn.position() + n);
-        return n;
-    }
-
-    /** The raw read's timeout: what is left until {@code deadline}; a timeout of 0 or less passes through as given. */
-    private static int readMillis(long deadline, int timeoutMillis) throws SocketTimeoutException {
-        if (timeoutMillis <= 0) return timeoutMillis;
-        long left = deadline - System.nanoTime();
-        if (left <= 0) throw new SocketTimeoutException("read timed out");
-        return millis(left);
     }
 
     // ---- writing ----
@@ -768,38 +638,10 @@ public final class TlsEndpoint implements Endpoint {
 
     // ---- the record buffers ----
 
-    /** Under the read lock: the ciphertext buffer, taken from the pool when not held (the plaintext one: at the first unwrap). */
-    private void holdInput() {
-        if (netIn == NONE) netIn = buffers.take(buffers.packetSize).limit(0);
-    }
-
-    /**
-     * Under the read lock: gives the plaintext buffer back when it is empty, and the ciphertext
-     * one too when it is empty and no thread waits in a read with it (an event loop's endpoint).
-     */
-    private void giveBackInputIfIdle() {
-        if (!buffers.givesBackWhileIdle()) return;
-        if (appIn != NONE && !appIn.hasRemaining()) {
-            ByteBuffer plaintext = appIn;
-            appIn = NONE;
-            buffers.giveBack(plaintext);
-        }
-        if (appIn == NONE && netIn != NONE && !netIn.hasRemaining() && raw.waitsWithoutThread()) {
-            ByteBuffer ciphertext = netIn;
-            netIn = NONE;
-            buffers.giveBack(ciphertext);
-        }
-    }
-
     /** Under both locks, once closed and no thread is inside: every buffer goes back, whatever it holds. */
     private void giveBackAll() {
         if (!buffers.pooling()) return; // its own buffers: left as they are, to the collector
-        ByteBuffer[] held = {netIn, appIn};
-        netIn = NONE;
-        appIn = NONE;
-        for (ByteBuffer b : held) {
-            if (b != NONE) buffers.giveBack(b);
-        }
+        reader.giveBackAll();
         writer.giveBackAll();
     }
 
@@ -931,7 +773,7 @@ public final class TlsEndpoint implements Endpoint {
     /** Ciphertext received but not unwrapped, or plaintext not read yet: a pipelined record the socket will not announce again. */
     @Override
     public boolean hasBufferedInput() {
-        return netIn.hasRemaining() || appIn.hasRemaining();
+        return reader.hasBufferedInput();
     }
 
     @Override
@@ -952,18 +794,14 @@ public final class TlsEndpoint implements Endpoint {
     // ---- for tests ----
 
     int netInCapacity() {
-        return netIn.capacity();
+        return reader.netInCapacity();
     }
 
     int appInCapacity() {
-        return appIn.capacity();
+        return reader.appInCapacity();
     }
 
     int netOutCapacity() {
         return writer.netOutCapacity();
-    }
-
-    private static int millis(long nanos) {
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(nanos)));
     }
 }
