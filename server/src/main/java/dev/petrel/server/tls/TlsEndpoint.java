@@ -68,7 +68,6 @@ public final class TlsEndpoint implements Endpoint {
 
     private final Endpoint raw;
     private final SSLEngine engine;
-    private final Consumer<SSLEngine> release;
     private final HandshakeLane lane;
     private final TlsState state = new TlsState();
     private final ReentrantLock readLock = state.readLock;
@@ -76,7 +75,7 @@ public final class TlsEndpoint implements Endpoint {
     private final TlsRecordBuffers buffers;
     private final TlsRecordWriter writer;
     private final TlsRecordReader reader;
-    private final AtomicBoolean released = new AtomicBoolean();
+    private final TlsClosing closing;
 
     // guarded by readLock
     private boolean sniffed;          // the first byte was looked at
@@ -101,7 +100,7 @@ public final class TlsEndpoint implements Endpoint {
     /**
      * Like {@link #TlsEndpoint(Endpoint, SSLEngine)}, for an engine that must be freed: once this
      * endpoint is closed and no thread is inside it any more, {@code release} gets the engine,
-     * exactly once, on whichever thread left last (see {@link #releaseIfIdle}).
+     * exactly once, on whichever thread left last (see {@link TlsClosing#releaseIfIdle}).
      */
     public TlsEndpoint(Endpoint raw, SSLEngine engine, Consumer<SSLEngine> release) {
         this(raw, engine, release, HandshakeLane.shared());
@@ -152,13 +151,14 @@ public final class TlsEndpoint implements Endpoint {
                        TlsBufferPool pool) {
         this.raw = Objects.requireNonNull(raw, "raw");
         this.engine = Objects.requireNonNull(engine, "engine");
-        this.release = Objects.requireNonNull(release, "release");
+        Objects.requireNonNull(release, "release");
         this.lane = Objects.requireNonNull(lane, "lane");
         if (engine.getUseClientMode()) throw new IllegalArgumentException("the SSLEngine must be in server mode");
         this.buffers = new TlsRecordBuffers(engine.getSession(), Objects.requireNonNull(buffers, "buffers"), pool, state);
         this.writer = new TlsRecordWriter(engine, raw, state, this.buffers);
         this.reader = new TlsRecordReader(engine, raw, state, this.buffers, writer);
         writer.holdOutput();
+        this.closing = new TlsClosing(engine, raw, state, this.buffers, reader, writer, release);
     }
 
     /**
@@ -329,7 +329,7 @@ public final class TlsEndpoint implements Endpoint {
             reader.giveBackIfIdle();
             writeLock.unlock();
             readLock.unlock();
-            releaseIfIdle();
+            closing.releaseIfIdle();
         }
     }
 
@@ -372,7 +372,7 @@ public final class TlsEndpoint implements Endpoint {
         } finally {
             writeLock.unlock();
             readLock.unlock();
-            releaseIfIdle();
+            closing.releaseIfIdle();
         }
     }
 
@@ -577,7 +577,7 @@ public final class TlsEndpoint implements Endpoint {
         } finally {
             reader.giveBackIfIdle();
             readLock.unlock();
-            releaseIfIdle();
+            closing.releaseIfIdle();
         }
     }
 
@@ -604,7 +604,7 @@ public final class TlsEndpoint implements Endpoint {
         } finally {
             reader.giveBackIfIdle();
             readLock.unlock();
-            releaseIfIdle();
+            closing.releaseIfIdle();
         }
     }
 
@@ -627,7 +627,7 @@ public final class TlsEndpoint implements Endpoint {
         } finally {
             writer.giveBackIfIdle();
             writeLock.unlock();
-            releaseIfIdle();
+            closing.releaseIfIdle();
         }
     }
 
@@ -638,25 +638,12 @@ public final class TlsEndpoint implements Endpoint {
 
     // ---- the record buffers ----
 
-    /** Under both locks, once closed and no thread is inside: every buffer goes back, whatever it holds. */
-    private void giveBackAll() {
-        if (!buffers.pooling()) return; // its own buffers: left as they are, to the collector
-        reader.giveBackAll();
-        writer.giveBackAll();
-    }
-
     // ---- closing ----
 
     /** Sends close_notify (once), then half-closes the raw endpoint. */
     @Override
     public void shutdownOutput() throws IOException {
-        writeLock.lock();
-        try {
-            writer.sendCloseNotify();
-        } finally {
-            writeLock.unlock();
-        }
-        raw.shutdownOutput();
+        closing.shutdownOutput();
     }
 
     /**
@@ -665,20 +652,7 @@ public final class TlsEndpoint implements Endpoint {
      */
     @Override
     public void closeGracefully(int lingerMillis, int lingerBytes) {
-        boolean notified;
-        writeLock.lock();
-        try {
-            writer.sendCloseNotify();
-            notified = true;
-        } catch (IOException | RuntimeException e) {
-            notified = false; // the client is gone: nothing to linger for
-        } finally {
-            writeLock.unlock();
-        }
-        state.closed.set(true);
-        if (notified) raw.closeGracefully(lingerMillis, lingerBytes);
-        else raw.close();
-        releaseIfIdle();
+        closing.closeGracefully(lingerMillis, lingerBytes);
     }
 
     /**
@@ -688,17 +662,7 @@ public final class TlsEndpoint implements Endpoint {
      */
     @Override
     public void close() {
-        if (state.closed.compareAndSet(false, true) && writeLock.tryLock()) {
-            try {
-                writer.sendCloseNotify();
-            } catch (IOException | RuntimeException e) {
-                // best effort: the client may be gone
-            } finally {
-                writeLock.unlock();
-            }
-        }
-        raw.close();
-        releaseIfIdle();
+        closing.close();
     }
 
     /**
@@ -707,9 +671,7 @@ public final class TlsEndpoint implements Endpoint {
      */
     @Override
     public void reset() {
-        state.closed.set(true);
-        raw.reset();
-        releaseIfIdle();
+        closing.reset();
     }
 
     /**
@@ -718,34 +680,7 @@ public final class TlsEndpoint implements Endpoint {
      * record, is freed, and nothing is sent.
      */
     void discard() {
-        state.closed.set(true);
-        releaseIfIdle();
-    }
-
-    /**
-     * Hands the engine to {@code release} once this endpoint is closed and no thread is inside
-     * it: called as each reader, writer and closer leaves. The last to leave a closed endpoint
-     * takes both locks, so the engine is never freed under a thread still unwrapping or wrapping
-     * with it (closing the raw endpoint first ends any thread's wait), and never twice.
-     */
-    private void releaseIfIdle() {
-        if (!state.closed.get() || released.get()) return;
-        // the thread is still inside (a close from within a read): its own way out releases
-        if (readLock.isHeldByCurrentThread() || writeLock.isHeldByCurrentThread()) return;
-        if (!readLock.tryLock()) return;
-        try {
-            if (!writeLock.tryLock()) return;
-            try {
-                if (released.compareAndSet(false, true)) {
-                    release.accept(engine);
-                    giveBackAll();
-                }
-            } finally {
-                writeLock.unlock();
-            }
-        } finally {
-            readLock.unlock();
-        }
+        closing.discard();
     }
 
     // ---- the rest is the raw endpoint's ----
