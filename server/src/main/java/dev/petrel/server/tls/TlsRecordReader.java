@@ -109,7 +109,7 @@ final class TlsRecordReader {
         // once either side has closed, the engine reports it wants the other's close_notify: not a handshake
         if (writer.closeNotifySent() || engine.isOutboundDone() || engine.isInboundDone()) return;
         if (!state.tls13) refuseRenegotiation();
-        if (status == HandshakeStatus.NEED_TASK) TlsEndpoint.runDelegatedTasks(engine);
+        if (status == HandshakeStatus.NEED_TASK) TlsHandshake.runDelegatedTasks(engine);
         if (engine.getHandshakeStatus() != HandshakeStatus.NEED_WRAP) return;
         // the output side is the writer's: a busy writer's next record carries the answer out first
         writer.answerPostHandshake(mayWrite);

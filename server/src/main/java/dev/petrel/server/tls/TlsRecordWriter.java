@@ -64,7 +64,7 @@ final class TlsRecordWriter {
             if (result.getStatus() == Status.CLOSED) throw new SocketException("TLS output is closed");
             if (result.bytesConsumed() == 0 && result.bytesProduced() == 0) {
                 if (engine.getHandshakeStatus() != HandshakeStatus.NEED_TASK) throw new SSLException("TLS engine made no progress");
-                TlsEndpoint.runDelegatedTasks(engine);
+                TlsHandshake.runDelegatedTasks(engine);
             }
         }
     }
