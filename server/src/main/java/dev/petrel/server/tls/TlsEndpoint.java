@@ -13,7 +13,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLSession;
 
 /**
  * Server-side TLS over another {@link Endpoint}, the raw one, which carries the ciphertext: the
@@ -29,18 +28,10 @@ import javax.net.ssl.SSLSession;
  * makes {@code handshake} throw {@link PlainHttpOnTlsPortException}; answer it with
  * {@link #rejectPlainHttp} on the raw endpoint.
  *
- * <p>Memory: three heap buffers, sized once from the engine's session at construction and never
- * grown: ciphertext in ({@link SSLSession#getPacketBufferSize()}, 16,709 bytes on the JDK),
- * plaintext in (the larger of {@link SSLSession#getApplicationBufferSize()} and a packet) and
- * ciphertext out (one packet again), about 49 KiB a connection besides the {@code SSLEngine} itself. A record that
- * does not fit them is an error, not a reason to grow. With a {@link TlsBufferPool} they come from
- * the pool and go back to it when the endpoint closes, and, once the handshake is done, whenever
- * nothing is buffered in them (the connection waits for its next request): the plaintext in and
- * ciphertext out always, the ciphertext in over a raw endpoint that
- * {@linkplain Endpoint#waitsWithoutThread() waits without a thread} (elsewhere a thread waits in
- * a read with it). They are taken again when the next read or write begins. With
- * {@linkplain Buffers#DIRECT native memory}, a write also copies its plaintext into a fourth
- * buffer, taken from the pool for that write only.
+ * <p>Memory: three record buffers sized once from the engine's session and never grown, about
+ * 49 KiB a connection besides the {@code SSLEngine}; with a {@link TlsBufferPool} they come from
+ * the pool and, once the handshake is done, go back to it while nothing is buffered in them (see
+ * {@link TlsRecordBuffers}).
  *
  * <p>Threads: full duplex. One thread may read while another writes, as the {@code SSLEngine}
  * allows {@code unwrap} and {@code wrap} to run at once: a read lock keeps the input side (the
@@ -54,6 +45,12 @@ import javax.net.ssl.SSLSession;
  * <p>Renegotiation (TLS 1.2) is refused: a handshake message after the initial handshake closes
  * the connection (see {@link #read}). TLS 1.3 post-handshake messages (a client's KeyUpdate) are
  * answered.
+ *
+ * <p>Parts: this class is the {@link Endpoint} the server sees, and takes the locks around each
+ * call; the work is its parts': {@link TlsHandshake} (the initial handshake, in each mode),
+ * {@link TlsRecordReader} (the input side), {@link TlsRecordWriter} (the output side),
+ * {@link TlsRecordBuffers} (where their buffers come from), {@link TlsClosing} (the ending, and
+ * freeing the engine), over the locks and flags of a {@link TlsState}.
  */
 public final class TlsEndpoint implements Endpoint {
     private static final int PLAIN_HTTP_LINGER_MILLIS = 1000;

@@ -7,8 +7,20 @@ import javax.net.ssl.SSLSession;
  * Where one connection's record buffers come from and when they may go back: from the listener's
  * {@link TlsBufferPool} when there is one and it holds the size and kind asked for, else made for
  * the connection and kept by it. The reader and the writer each hold their own buffers under their
- * own lock; this is the one set of rules both follow (see {@link TlsEndpoint}'s class comment for
- * the sizes and for when a buffer goes back).
+ * own lock; this is the one set of rules both follow.
+ *
+ * <p>Three buffers, sized once from the engine's session at construction and never grown:
+ * ciphertext in ({@link SSLSession#getPacketBufferSize()}, 16,709 bytes on the JDK), plaintext in
+ * (the larger of {@link SSLSession#getApplicationBufferSize()} and a packet) and ciphertext out (one
+ * packet again), on the heap or in {@linkplain TlsEndpoint.Buffers#DIRECT native memory}. A record
+ * that does not fit them is an error, not a reason to grow. With a pool they come from the pool
+ * and go back to it when the endpoint closes, and, once the handshake is done, whenever nothing is
+ * buffered in them (the connection waits for its next request): the plaintext in and ciphertext
+ * out always, the ciphertext in over a raw endpoint that
+ * {@linkplain dev.petrel.server.engine.Endpoint#waitsWithoutThread() waits without a thread}
+ * (elsewhere a thread waits in a read with it). They are taken again when the next read or write
+ * begins. In native memory, a write also copies its plaintext into a fourth buffer, taken from the
+ * pool for that write only.
  */
 final class TlsRecordBuffers {
     /**
