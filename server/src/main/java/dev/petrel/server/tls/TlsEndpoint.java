@@ -47,7 +47,7 @@ import javax.net.ssl.SSLException;
  * answered.
  *
  * <p>Parts: this class is the {@link Endpoint} the server sees, and takes the locks around each
- * call; the work is its parts': {@link TlsHandshake} (the initial handshake, in each mode),
+ * read and write; the work is its parts': {@link TlsHandshake} (the initial handshake, in each mode),
  * {@link TlsRecordReader} (the input side), {@link TlsRecordWriter} (the output side),
  * {@link TlsRecordBuffers} (where their buffers come from), {@link TlsClosing} (the ending, and
  * freeing the engine), over the locks and flags of a {@link TlsState}.
