@@ -1,7 +1,7 @@
 package dev.petrel.server.tls;
 
-import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.TlsEngineProvider;
+import dev.petrel.server.config.TlsConfig;
 import java.time.Duration;
 import java.util.List;
 import javax.net.ssl.SSLEngine;

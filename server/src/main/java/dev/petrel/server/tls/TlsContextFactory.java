@@ -1,9 +1,9 @@
 package dev.petrel.server.tls;
 
+import dev.petrel.server.TlsEngineProvider;
 import dev.petrel.server.config.CertificateSource;
 import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.config.TlsConfigException;
-import dev.petrel.server.TlsEngineProvider;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

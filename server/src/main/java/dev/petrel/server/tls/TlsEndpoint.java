@@ -9,17 +9,10 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLEngineResult.HandshakeStatus;
-import javax.net.ssl.SSLEngineResult.Status;
-import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLHandshakeException;
-import javax.net.ssl.SSLSession;
 
 /**
  * Server-side TLS over another {@link Endpoint}, the raw one, which carries the ciphertext: the
@@ -35,18 +28,10 @@ import javax.net.ssl.SSLSession;
  * makes {@code handshake} throw {@link PlainHttpOnTlsPortException}; answer it with
  * {@link #rejectPlainHttp} on the raw endpoint.
  *
- * <p>Memory: three heap buffers, sized once from the engine's session at construction and never
- * grown: ciphertext in ({@link SSLSession#getPacketBufferSize()}, 16,709 bytes on the JDK),
- * plaintext in (the larger of {@link SSLSession#getApplicationBufferSize()} and a packet) and
- * ciphertext out (one packet again), about 49 KiB a connection besides the {@code SSLEngine} itself. A record that
- * does not fit them is an error, not a reason to grow. With a {@link TlsBufferPool} they come from
- * the pool and go back to it when the endpoint closes, and, once the handshake is done, whenever
- * nothing is buffered in them (the connection waits for its next request): the plaintext in and
- * ciphertext out always, the ciphertext in over a raw endpoint that
- * {@linkplain Endpoint#waitsWithoutThread() waits without a thread} (elsewhere a thread waits in
- * a read with it). They are taken again when the next read or write begins. With
- * {@linkplain Buffers#DIRECT native memory}, a write also copies its plaintext into a fourth
- * buffer, taken from the pool for that write only.
+ * <p>Memory: three record buffers sized once from the engine's session and never grown, about
+ * 49 KiB a connection besides the {@code SSLEngine}; with a {@link TlsBufferPool} they come from
+ * the pool and, once the handshake is done, go back to it while nothing is buffered in them (see
+ * {@link TlsRecordBuffers}).
  *
  * <p>Threads: full duplex. One thread may read while another writes, as the {@code SSLEngine}
  * allows {@code unwrap} and {@code wrap} to run at once: a read lock keeps the input side (the
@@ -60,54 +45,25 @@ import javax.net.ssl.SSLSession;
  * <p>Renegotiation (TLS 1.2) is refused: a handshake message after the initial handshake closes
  * the connection (see {@link #read}). TLS 1.3 post-handshake messages (a client's KeyUpdate) are
  * answered.
+ *
+ * <p>Parts: this class is the {@link Endpoint} the server sees, and takes the locks around each
+ * read and write; the work is its parts': {@link TlsHandshake} (the initial handshake, in each mode),
+ * {@link TlsRecordReader} (the input side), {@link TlsRecordWriter} (the output side),
+ * {@link TlsRecordBuffers} (where their buffers come from), {@link TlsClosing} (the ending, and
+ * freeing the engine), over the locks and flags of a {@link TlsState}.
  */
 public final class TlsEndpoint implements Endpoint {
-    private static final System.Logger LOG = System.getLogger("dev.petrel.server.tls");
-    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
-    /**
-     * A record buffer while the endpoint holds none (see {@link TlsBufferPool}): empty and
-     * read-only. Shared, which is safe because its position, limit and mark can only ever be zero.
-     */
-    private static final ByteBuffer NONE = ByteBuffer.allocate(0).asReadOnlyBuffer();
     private static final int PLAIN_HTTP_LINGER_MILLIS = 1000;
     private static final int PLAIN_HTTP_LINGER_BYTES = 64 * 1024;
 
     private final Endpoint raw;
-    private final SSLEngine engine;
-    private final Consumer<SSLEngine> release;
-    private final HandshakeLane lane;
-    private final Buffers buffers;
-    private final TlsBufferPool pool; // null: the record buffers are this endpoint's own, for good
-    private final int packetSize;
-    private final int appInSize;
-    private final int plaintextPerRecord; // what one record of a write through native memory carries
-    private final AtomicBoolean released = new AtomicBoolean();
-    private final ReentrantLock readLock = new ReentrantLock();
-    private final ReentrantLock writeLock = new ReentrantLock();
-    private final AtomicBoolean closed = new AtomicBoolean();
-
-    // guarded by readLock
-    private ByteBuffer netIn;         // ciphertext received, not unwrapped yet: from position to limit; or NONE
-    private ByteBuffer appIn;         // plaintext unwrapped, not read yet: from position to limit; or NONE
-    private boolean sniffed;          // the first byte was looked at
-    private boolean unwrappedSinceWrap; // the handshake took client bytes since the server last wrapped
-    private boolean inboundDone;      // the peer's close_notify or end of stream was read
-    // guarded by writeLock
-    private ByteBuffer netOut;        // ciphertext wrapped, not written yet: from 0 to position; or NONE
-    private ByteBuffer ownAppOut;     // native memory without a pool: plaintext copied in for the engine to wrap; made at the first write
-    private boolean closeNotifySent;
-    private boolean answered;         // the server has written its first handshake flight
-    // written under both locks during the handshake
-    private boolean begun;            // the engine's handshake began; the clock below runs
-    private int handshakeTimeoutMillis;
-    private volatile long handshakeDeadline; // read by an event loop between calls, for its timer
-    // the thread driving continueHandshake only (an event loop)
-    private HandshakeLane.Pending<SSLEngineResult> hello; // the answer to the client's hello, computing on the lane
-    // written under both locks during the handshake, read under either afterwards
-    private volatile boolean established; // the initial handshake completed
-    private volatile boolean tls13;
-
-    private volatile NegotiatedSession negotiated; // set once at the end of the handshake, read by any thread
+    private final TlsState state = new TlsState();
+    private final ReentrantLock readLock = state.readLock;
+    private final ReentrantLock writeLock = state.writeLock;
+    private final TlsRecordWriter writer;
+    private final TlsRecordReader reader;
+    private final TlsClosing closing;
+    private final TlsHandshake handshake;
 
     /**
      * TLS over {@code raw} with {@code engine}, a server-mode engine configured by the caller and
@@ -120,7 +76,7 @@ public final class TlsEndpoint implements Endpoint {
     /**
      * Like {@link #TlsEndpoint(Endpoint, SSLEngine)}, for an engine that must be freed: once this
      * endpoint is closed and no thread is inside it any more, {@code release} gets the engine,
-     * exactly once, on whichever thread left last (see {@link #releaseIfIdle}).
+     * exactly once, on whichever thread left last (see {@link TlsClosing#releaseIfIdle}).
      */
     public TlsEndpoint(Endpoint raw, SSLEngine engine, Consumer<SSLEngine> release) {
         this(raw, engine, release, HandshakeLane.shared());
@@ -170,25 +126,17 @@ public final class TlsEndpoint implements Endpoint {
     public TlsEndpoint(Endpoint raw, SSLEngine engine, Consumer<SSLEngine> release, HandshakeLane lane, Buffers buffers,
                        TlsBufferPool pool) {
         this.raw = Objects.requireNonNull(raw, "raw");
-        this.engine = Objects.requireNonNull(engine, "engine");
-        this.release = Objects.requireNonNull(release, "release");
-        this.lane = Objects.requireNonNull(lane, "lane");
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(release, "release");
+        Objects.requireNonNull(lane, "lane");
         if (engine.getUseClientMode()) throw new IllegalArgumentException("the SSLEngine must be in server mode");
-        SSLSession session = engine.getSession();
-        this.buffers = Objects.requireNonNull(buffers, "buffers");
-        this.pool = pool;
-        this.packetSize = session.getPacketBufferSize();
-        // Room for a whole record's ciphertext, not only its plaintext: an engine over OpenSSL or
-        // BoringSSL checks the room against the record's length before decrypting it (16,401 bytes
-        // for 16 KiB of TLS 1.3 plaintext), and would otherwise ask for a larger buffer every time.
-        this.appInSize = Math.max(session.getApplicationBufferSize(), packetSize);
-        this.plaintextPerRecord = Math.min(session.getApplicationBufferSize(), packetSize);
-        this.netIn = NONE;
-        this.appIn = NONE;
-        this.netOut = NONE;
-        holdInput();
-        this.appIn = take(appInSize).limit(0);
-        holdOutput();
+        TlsRecordBuffers records = new TlsRecordBuffers(engine.getSession(), Objects.requireNonNull(buffers, "buffers"), pool, state);
+        // the writer is made first, as the reader answers through it, but takes its buffer after the reader's two
+        this.writer = new TlsRecordWriter(engine, raw, state, records);
+        this.reader = new TlsRecordReader(engine, raw, state, records, writer);
+        writer.holdOutput();
+        this.closing = new TlsClosing(engine, raw, state, records, reader, writer, release);
+        this.handshake = new TlsHandshake(engine, raw, lane, state, reader, writer, closing);
     }
 
     /**
@@ -243,7 +191,7 @@ public final class TlsEndpoint implements Endpoint {
      * @throws IOException when the raw endpoint fails
      */
     public void handshake(int timeoutMillis) throws IOException {
-        runHandshake(timeoutMillis, true);
+        handshake.run(timeoutMillis, true);
     }
 
     /** How far {@link #continueHandshake} got. */
@@ -293,7 +241,7 @@ public final class TlsEndpoint implements Endpoint {
      * @throws IOException when the raw endpoint fails
      */
     public HandshakeProgress continueHandshake(int timeoutMillis) throws IOException {
-        return runHandshake(timeoutMillis, false);
+        return handshake.run(timeoutMillis, false);
     }
 
     /**
@@ -301,286 +249,40 @@ public final class TlsEndpoint implements Endpoint {
      * {@link #handshake} or {@link #continueHandshake} has been called.
      */
     public long handshakeDeadline() {
-        return handshakeDeadline;
-    }
-
-    /** The handshake, waiting for the client when {@code mayWait}; else as far as what has arrived allows. */
-    private HandshakeProgress runHandshake(int timeoutMillis, boolean mayWait) throws IOException {
-        if (timeoutMillis <= 0) throw new IllegalArgumentException("handshake timeout must be positive: " + timeoutMillis);
-        // The lane holds both locks while it computes: look before taking them.
-        HandshakeLane.Pending<SSLEngineResult> computing = hello;
-        if (computing != null && !computing.isDone()) {
-            if (mayWait) {
-                computing.await();
-            } else if (System.nanoTime() - handshakeDeadline >= 0 && computing.drop()) {
-                hello = null;
-                throw handshakeTimedOut(handshakeTimeoutMillis); // still in the lane's line at the deadline
-            } else {
-                return HandshakeProgress.COMPUTING;
-            }
-        }
-        readLock.lock();
-        writeLock.lock();
-        try {
-            if (established) throw new IllegalStateException("the handshake is done already");
-            ensureOpen();
-            try {
-                if (!begun) {
-                    begun = true;
-                    handshakeTimeoutMillis = timeoutMillis;
-                    handshakeDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-                    engine.beginHandshake();
-                }
-                HandshakeLane.Pending<SSLEngineResult> computed = hello;
-                if (computed != null) {
-                    hello = null;
-                    SSLEngineResult helloUnwrapped = computed.result(); // or what it threw, handled below as if thrown here
-                    if (helloUnwrapped != null && !unwrapped(helloUnwrapped, mayWait)) return stillNeedsInput();
-                }
-                while (!established) {
-                    if (!mayWait && !raw.wakesOnLoop() && engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK) {
-                        return HandshakeProgress.NEEDS_WORKER;
-                    }
-                    if (!mayWait && answersOnLane()) {
-                        hello = lane.submit(this::answerHello, raw::wakeOnLoop);
-                        return HandshakeProgress.COMPUTING;
-                    }
-                    if (!handshakeStep(mayWait)) return stillNeedsInput();
-                }
-                return HandshakeProgress.DONE;
-            } catch (PlainHttpOnTlsPortException e) {
-                throw e; // the engine has seen nothing: no alert to send
-            } catch (SSLException e) {
-                sendAlertQuietly();
-                throw e;
-            }
-        } finally {
-            giveBackOutputIfIdle();
-            giveBackInputIfIdle();
-            writeLock.unlock();
-            readLock.unlock();
-            releaseIfIdle();
-        }
-    }
-
-    private HandshakeProgress stillNeedsInput() throws SocketTimeoutException {
-        if (System.nanoTime() - handshakeDeadline >= 0) throw handshakeTimedOut(handshakeTimeoutMillis);
-        return HandshakeProgress.NEEDS_INPUT;
-    }
-
-    /**
-     * Whether an event loop hands the next step to the {@link HandshakeLane}, so as not to
-     * compute it itself: the answer to the client's hello (BoringSSL's unwrap of it, or the JDK's
-     * delegated tasks), when the loop can be woken once it is done.
-     */
-    private boolean answersOnLane() {
-        if (answered || !raw.wakesOnLoop()) return false;
-        return switch (engine.getHandshakeStatus()) {
-            case NEED_TASK -> true;
-            case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> netIn.hasRemaining();
-            default -> false;
-        };
-    }
-
-    /**
-     * On the lane, for an event loop: the answer to the client's hello, under both locks, so that
-     * a close meanwhile never frees the engine under it (the last to leave frees it).
-     *
-     * @return the unwrap's result, or null when only delegated tasks were due
-     */
-    private SSLEngineResult answerHello() throws IOException {
-        readLock.lock();
-        writeLock.lock();
-        try {
-            ensureOpen();
-            SSLEngineResult result = engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK ? null : unwrap();
-            if (engine.getHandshakeStatus() == HandshakeStatus.NEED_TASK) {
-                runDelegatedTasks(); // the JDK's engine answers the client's hello here
-                if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) unwrapAfterTasks();
-            }
-            return result;
-        } finally {
-            writeLock.unlock();
-            readLock.unlock();
-            releaseIfIdle();
-        }
-    }
-
-    /** One step of the handshake; false when it needs the client's bytes and {@code mayWait} says not to wait for them. */
-    private boolean handshakeStep(boolean mayWait) throws IOException {
-        long deadline = handshakeDeadline;
-        int timeoutMillis = handshakeTimeoutMillis;
-        switch (engine.getHandshakeStatus()) {
-            case NEED_TASK -> {
-                if (onLane()) {
-                    lane.call(() -> {
-                        runDelegatedTasks(); // the JDK's engine answers the client's hello here
-                        return null;
-                    }, deadline, timeoutMillis);
-                } else {
-                    runDelegatedTasks();
-                }
-                if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) unwrapAfterTasks();
-            }
-            case NEED_WRAP -> {
-                unwrappedSinceWrap = false;
-                SSLEngineResult result = wrapAndSend(EMPTY);
-                if (result.getStatus() == Status.CLOSED) throw new SSLHandshakeException("TLS handshake ended by the engine");
-                if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
-            }
-            case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
-                // an engine over BoringSSL answers the client's hello in this unwrap
-                SSLEngineResult result = onLane() && netIn.hasRemaining() ? lane.call(this::unwrap, deadline, timeoutMillis) : unwrap();
-                return unwrapped(result, mayWait);
-            }
-            case NOT_HANDSHAKING, FINISHED -> finishHandshake();
-        }
-        return true;
-    }
-
-    /** Goes on from a handshake unwrap's {@code result}; false as {@link #handshakeStep} says it. */
-    private boolean unwrapped(SSLEngineResult result, boolean mayWait) throws IOException {
-        switch (result.getStatus()) {
-            case OK -> {
-                if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
-                else if (result.bytesConsumed() > 0) unwrappedSinceWrap = true;
-            }
-            case BUFFER_UNDERFLOW -> {
-                if (unwrappedSinceWrap && askedToWrap()) return true;
-                return receiveHandshake(mayWait);
-            }
-            case CLOSED -> throw new SSLHandshakeException("the client closed the connection during the TLS handshake");
-            case BUFFER_OVERFLOW -> throw new SSLException("TLS record larger than " + appIn.capacity() + " bytes of plaintext");
-        }
-        return true;
-    }
-
-    /**
-     * Whether the engine's next call goes to the {@link HandshakeLane}: until the server has
-     * answered the client's hello, on a virtual thread. What comes later (the client's
-     * {@code Finished}, the session tickets) is cheap, and computes where the handshake runs.
-     */
-    private boolean onLane() {
-        return !answered && HandshakeLane.needed();
-    }
-
-    /**
-     * Whether a wrap, asked for before waiting on the client, got the handshake further. An engine
-     * over OpenSSL or BoringSSL (netty-tcnative's) learns that the client's last handshake message
-     * completed the handshake only on its next call, and still says it needs to unwrap: waiting for
-     * the client would then wait for a request it may never send first. A wrap with nothing to send
-     * is allowed at any time, and an engine that has nothing to say (the JDK's, which needs the
-     * client's next flight) produces nothing.
-     */
-    private boolean askedToWrap() throws IOException {
-        unwrappedSinceWrap = false;
-        SSLEngineResult result = wrapAndSend(EMPTY);
-        if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) {
-            finishHandshake();
-            return true;
-        }
-        return result.bytesProduced() > 0 || engine.getHandshakeStatus() != HandshakeStatus.NEED_UNWRAP;
-    }
-
-    /**
-     * Gives the engine an unwrap of what is buffered (often nothing) between its delegated tasks
-     * and the wrap they asked for. Netty's engine over BoringSSL learns only in an unwrap that the
-     * client's hello failed (no shared cipher, say), and then queues the alert for the wrap; a wrap
-     * straight after the tasks throws without sending it, and the client sees the connection
-     * drop with no reason. The JDK's engine answers this unwrap with no progress, still wanting
-     * to wrap; what the call says is not needed either way, since the loop asks the engine's status.
-     */
-    private void unwrapAfterTasks() throws SSLException {
-        SSLEngineResult result = unwrap();
-        if (result.getHandshakeStatus() == HandshakeStatus.FINISHED) finishHandshake();
-    }
-
-    /**
-     * Reads more of the client's handshake, waiting for it when {@code mayWait}; the first bytes
-     * read tell TLS from plain HTTP. Returns whether bytes came.
-     */
-    private boolean receiveHandshake(boolean mayWait) throws IOException {
-        int n;
-        if (mayWait) {
-            long left = handshakeDeadline - System.nanoTime();
-            if (left <= 0) throw handshakeTimedOut(handshakeTimeoutMillis);
-            try {
-                n = receive(millis(left));
-            } catch (SocketTimeoutException e) {
-                throw handshakeTimedOut(handshakeTimeoutMillis);
-            }
-        } else {
-            n = receiveAvailable();
-            if (n == 0) return false;
-        }
-        if (n < 0) throw new SSLHandshakeException("the client closed the connection during the TLS handshake");
-        if (!sniffed && netIn.hasRemaining()) {
-            sniffed = true;
-            int first = netIn.get(netIn.position());
-            switch (TlsRecords.opening(first)) {
-                case TLS -> { }
-                case PLAIN_TEXT -> throw new PlainHttpOnTlsPortException();
-                case UNKNOWN -> throw new SSLHandshakeException(
-                        String.format("not a TLS handshake (first byte 0x%02x)", first & 0xff));
-            }
-        }
-        return true;
-    }
-
-    private static SocketTimeoutException handshakeTimedOut(int timeoutMillis) {
-        return new SocketTimeoutException("TLS handshake not completed within " + timeoutMillis + " ms");
-    }
-
-    private void finishHandshake() {
-        established = true;
-        NegotiatedSession session = NegotiatedSession.of(engine);
-        tls13 = session.tls13();
-        negotiated = session;
-        LOG.log(System.Logger.Level.DEBUG, () -> "TLS handshake with " + raw.remoteAddress() + ": " + session.protocol() + " "
-                + session.cipherSuite() + (session.applicationProtocol() != null ? " ALPN " + session.applicationProtocol() : "")
-                + (session.serverName() != null ? " SNI " + session.serverName() : ""));
-    }
-
-    /** After a failed handshake, the engine has a fatal alert to send: telling the client why helps it report the failure. */
-    private void sendAlertQuietly() {
-        try {
-            if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) wrapAndSend(EMPTY);
-        } catch (IOException | RuntimeException e) {
-            // the connection is failing anyway
-        }
+        return handshake.deadline();
     }
 
     // ---- what was negotiated ----
 
     /** The negotiated protocol ({@code TLSv1.3}, {@code TLSv1.2}), or null before the handshake. */
     public String protocol() {
-        NegotiatedSession session = negotiated;
+        NegotiatedSession session = handshake.negotiated();
         return session == null ? null : session.protocol();
     }
 
     /** What was negotiated, for requests to report; null before the handshake. */
     @Override
     public TlsDetails tls() {
-        NegotiatedSession session = negotiated;
+        NegotiatedSession session = handshake.negotiated();
         return session == null ? null : session.details();
     }
 
     /** The negotiated cipher suite, or null before the handshake. */
     public String cipherSuite() {
-        NegotiatedSession session = negotiated;
+        NegotiatedSession session = handshake.negotiated();
         return session == null ? null : session.cipherSuite();
     }
 
     /** The protocol chosen by ALPN ({@code http/1.1}), or null when the client offered none or before the handshake. */
     @Override
     public String applicationProtocol() {
-        NegotiatedSession session = negotiated;
+        NegotiatedSession session = handshake.negotiated();
         return session == null ? null : session.applicationProtocol();
     }
 
     /** The host name the client asked for by SNI, or null when it sent none or before the handshake. */
     public String serverName() {
-        NegotiatedSession session = negotiated;
+        NegotiatedSession session = handshake.negotiated();
         return session == null ? null : session.serverName();
     }
 
@@ -602,15 +304,12 @@ public final class TlsEndpoint implements Endpoint {
     public int read(ByteBuffer dst, int timeoutMillis) throws IOException {
         readLock.lock();
         try {
-            ensureReady();
-            holdInput();
-            sendPostHandshakeUnlessWriting();
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, timeoutMillis));
-            return fillPlaintext(true, deadline, timeoutMillis) < 0 ? -1 : take(dst);
+            state.ensureReady();
+            return reader.read(dst, timeoutMillis);
         } finally {
-            giveBackInputIfIdle();
+            reader.giveBackIfIdle();
             readLock.unlock();
-            releaseIfIdle();
+            closing.releaseIfIdle();
         }
     }
 
@@ -632,156 +331,13 @@ public final class TlsEndpoint implements Endpoint {
         // event loop must not wait for it.
         if (!readLock.tryLock()) return 0;
         try {
-            ensureReady();
-            holdInput();
-            return fillPlaintext(false, 0, 0) < 0 ? -1 : take(dst);
+            state.ensureReady();
+            return reader.readAvailable(dst);
         } finally {
-            giveBackInputIfIdle();
+            reader.giveBackIfIdle();
             readLock.unlock();
-            releaseIfIdle();
+            closing.releaseIfIdle();
         }
-    }
-
-    /**
-     * Unwraps until plaintext is buffered in {@link #appIn}, reading ciphertext as needed.
-     *
-     * @return the plaintext bytes buffered, 0 when none and {@code mayWait} is false, -1 at the end
-     */
-    private int fillPlaintext(boolean mayWait, long deadline, int timeoutMillis) throws IOException {
-        while (!appIn.hasRemaining()) {
-            if (inboundDone) return -1;
-            if (netIn.hasRemaining()) {
-                SSLEngineResult result = unwrap();
-                switch (result.getStatus()) {
-                    case CLOSED -> {
-                        inboundDone = true; // the client's close_notify
-                        return -1;
-                    }
-                    case BUFFER_OVERFLOW -> throw new SSLException("TLS record larger than " + appIn.capacity() + " bytes of plaintext");
-                    case OK -> {
-                        afterUnwrap(result, mayWait);
-                        if (result.bytesConsumed() > 0 || result.bytesProduced() > 0) continue; // data, or a record without any
-                    }
-                    case BUFFER_UNDERFLOW -> { } // a partial record: read more
-                }
-            }
-            int n = mayWait ? receive(readMillis(deadline, timeoutMillis)) : receiveAvailable();
-            if (n == 0) return 0;
-            if (n < 0) {
-                inboundDone = true; // end of stream without close_notify: as final as one, for HTTP frames its own messages
-                return -1;
-            }
-        }
-        return appIn.remaining();
-    }
-
-    /**
-     * Handles a handshake message that arrived after the initial handshake. TLS 1.3 has only
-     * post-handshake messages (a client's KeyUpdate), answered here; in TLS 1.2 it is a
-     * renegotiation, refused.
-     */
-    private void afterUnwrap(SSLEngineResult result, boolean mayWrite) throws IOException {
-        // Netty's engine over BoringSSL says only in the result that it has something to wrap (its
-        // refusal of a renegotiation); its status is back to NOT_HANDSHAKING by then
-        HandshakeStatus status = result.getHandshakeStatus() == HandshakeStatus.NEED_WRAP
-                ? HandshakeStatus.NEED_WRAP : engine.getHandshakeStatus();
-        if (status == HandshakeStatus.NOT_HANDSHAKING) return;
-        // once either side has closed, the engine reports it wants the other's close_notify: not a handshake
-        if (closeNotifySent || engine.isOutboundDone() || engine.isInboundDone()) return;
-        if (!tls13) refuseRenegotiation();
-        if (status == HandshakeStatus.NEED_TASK) runDelegatedTasks();
-        if (engine.getHandshakeStatus() != HandshakeStatus.NEED_WRAP) return;
-        // the output side is the writer's: a busy writer's next record carries the answer out first
-        if (!writeLock.tryLock()) return;
-        try {
-            if (mayWrite) {
-                sendPostHandshake();
-            } else if (netOut.position() == 0) {
-                holdOutput();
-                engine.wrap(EMPTY, netOut); // queued: sent by the next write or read
-            }
-        } finally {
-            giveBackOutputIfIdle();
-            writeLock.unlock();
-        }
-    }
-
-    /** On the reading side: sends what the output side owes the peer, unless a writer is busy (it sends it then). */
-    private void sendPostHandshakeUnlessWriting() throws IOException {
-        if (!writeLock.tryLock()) return;
-        try {
-            sendPostHandshake();
-        } finally {
-            giveBackOutputIfIdle();
-            writeLock.unlock();
-        }
-    }
-
-    /**
-     * The JDK accepts a client's renegotiation unless the process sets
-     * {@code -Djdk.tls.rejectClientInitiatedRenegotiation=true}; with that set the engine itself
-     * fails the unwrap with a fatal alert, which ends the connection as well. Without it, refuse
-     * here: renegotiation costs the server a full handshake at the client's whim, and is a known
-     * source of attacks (CVE-2009-3555, CVE-2011-1473).
-     */
-    private void refuseRenegotiation() throws SSLException {
-        LOG.log(System.Logger.Level.DEBUG, () -> "refused TLS renegotiation from " + raw.remoteAddress());
-        closed.set(true);
-        raw.close();
-        throw new SSLHandshakeException("TLS renegotiation refused");
-    }
-
-    private SSLEngineResult unwrap() throws SSLException {
-        // taken only now: a thread waiting in a read for the next request holds no plaintext buffer
-        if (appIn == NONE) appIn = take(appInSize).limit(0);
-        appIn.compact();
-        try {
-            return engine.unwrap(netIn, appIn);
-        } finally {
-            appIn.flip();
-        }
-    }
-
-    /** Reads ciphertext after what is buffered, waiting up to {@code timeoutMillis} as the raw endpoint does. */
-    private int receive(int timeoutMillis) throws IOException {
-        netIn.compact();
-        try {
-            ensureRoomForRecord();
-            return raw.read(netIn, timeoutMillis);
-        } finally {
-            netIn.flip();
-        }
-    }
-
-    private int receiveAvailable() throws IOException {
-        netIn.compact();
-        try {
-            ensureRoomForRecord();
-            return raw.readAvailable(netIn);
-        } finally {
-            netIn.flip();
-        }
-    }
-
-    /** A partial record filling the whole input buffer is larger than any the session allows. */
-    private void ensureRoomForRecord() throws SSLException {
-        if (!netIn.hasRemaining()) throw new SSLException("TLS record larger than " + netIn.capacity() + " bytes");
-    }
-
-    private int take(ByteBuffer dst) {
-        int n = Math.min(dst.remaining(), appIn.remaining());
-        dst.put(dst.position(), appIn, appIn.position(), n);
-        dst.position(dst.position() + n);
-        appIn.position(appIn.position() + n);
-        return n;
-    }
-
-    /** The raw read's timeout: what is left until {@code deadline}; a timeout of 0 or less passes through as given. */
-    private static int readMillis(long deadline, int timeoutMillis) throws SocketTimeoutException {
-        if (timeoutMillis <= 0) return timeoutMillis;
-        long left = deadline - System.nanoTime();
-        if (left <= 0) throw new SocketTimeoutException("read timed out");
-        return millis(left);
     }
 
     // ---- writing ----
@@ -798,159 +354,13 @@ public final class TlsEndpoint implements Endpoint {
         Objects.checkFromIndexSize(off, len, src.length);
         writeLock.lock();
         try {
-            ensureReady();
-            sendPostHandshake();
-            if (buffers == Buffers.DIRECT) {
-                writeThroughNativeMemory(src, off, len);
-            } else {
-                wrapAll(ByteBuffer.wrap(src, off, len));
-            }
+            state.ensureReady();
+            writer.write(src, off, len);
         } finally {
-            giveBackOutputIfIdle();
+            writer.giveBackIfIdle();
             writeLock.unlock();
-            releaseIfIdle();
+            closing.releaseIfIdle();
         }
-    }
-
-    /** Wraps and sends all of {@code plain}. */
-    private void wrapAll(ByteBuffer plain) throws IOException {
-        while (plain.hasRemaining()) {
-            SSLEngineResult result = wrapAndSend(plain);
-            if (result.getStatus() == Status.CLOSED) throw new SocketException("TLS output is closed");
-            if (result.bytesConsumed() == 0 && result.bytesProduced() == 0) {
-                if (engine.getHandshakeStatus() != HandshakeStatus.NEED_TASK) throw new SSLException("TLS engine made no progress");
-                runDelegatedTasks();
-            }
-        }
-    }
-
-    /**
-     * Copies the plaintext into native memory a record's worth at a time, and wraps it from there.
-     * With a pool, that native buffer is a pooled packet-sized one, held for this write only: kept
-     * by the connection it was 16 KiB of native memory per idle TLS connection, which the heap's
-     * figures never showed. Nothing keeps it after the wrap: the engine copies what it encrypts.
-     */
-    private void writeThroughNativeMemory(byte[] src, int off, int len) throws IOException {
-        ByteBuffer plain = pool != null ? take(packetSize) : ownAppOut();
-        try {
-            int perRecord = Math.min(plain.capacity(), plaintextPerRecord);
-            int end = off + len;
-            while (off < end) {
-                int n = Math.min(perRecord, end - off);
-                plain.clear().put(src, off, n).flip();
-                wrapAll(plain);
-                off += n;
-            }
-        } finally {
-            giveBack(plain);
-        }
-    }
-
-    private ByteBuffer ownAppOut() {
-        if (ownAppOut == null) ownAppOut = buffers.allocate(packetSize);
-        return ownAppOut;
-    }
-
-    /** Writes queued records, then whatever post-handshake message (a KeyUpdate) the engine still has to send. */
-    private void sendPostHandshake() throws IOException {
-        sendQueued();
-        while (tls13 && !engine.isOutboundDone() && engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) {
-            if (wrapAndSend(EMPTY).bytesProduced() == 0) break;
-        }
-    }
-
-    /** Wraps one record (data, a handshake message or an alert) and writes it; the engine wants a whole packet's room, so what was queued goes first. */
-    private SSLEngineResult wrapAndSend(ByteBuffer src) throws IOException {
-        sendQueued();
-        holdOutput();
-        SSLEngineResult result = engine.wrap(src, netOut);
-        if (result.getStatus() == Status.BUFFER_OVERFLOW) {
-            throw new SSLException("TLS record larger than " + netOut.capacity() + " bytes");
-        }
-        sendQueued();
-        return result;
-    }
-
-    private void sendQueued() throws IOException {
-        if (netOut.position() == 0) return;
-        answered = true;
-        try {
-            raw.write(netOut.flip());
-        } finally {
-            netOut.clear(); // written, or the connection is broken
-        }
-    }
-
-    private void runDelegatedTasks() {
-        Runnable task;
-        while ((task = engine.getDelegatedTask()) != null) task.run();
-    }
-
-    // ---- the record buffers ----
-
-    /** Under the read lock: the ciphertext buffer, taken from the pool when not held (the plaintext one: at the first unwrap). */
-    private void holdInput() {
-        if (netIn == NONE) netIn = take(packetSize).limit(0);
-    }
-
-    /** Under the write lock: the output buffer, taken from the pool when none is held. */
-    private void holdOutput() {
-        if (netOut == NONE) netOut = take(packetSize);
-    }
-
-    /**
-     * Under the read lock: gives the plaintext buffer back when it is empty, and the ciphertext
-     * one too when it is empty and no thread waits in a read with it (an event loop's endpoint).
-     */
-    private void giveBackInputIfIdle() {
-        if (!givesBackWhileIdle()) return;
-        if (appIn != NONE && !appIn.hasRemaining()) {
-            ByteBuffer plaintext = appIn;
-            appIn = NONE;
-            giveBack(plaintext);
-        }
-        if (appIn == NONE && netIn != NONE && !netIn.hasRemaining() && raw.waitsWithoutThread()) {
-            ByteBuffer ciphertext = netIn;
-            netIn = NONE;
-            giveBack(ciphertext);
-        }
-    }
-
-    /** Under the write lock: gives the output buffer back when nothing waits in it. */
-    private void giveBackOutputIfIdle() {
-        if (!givesBackWhileIdle() || netOut == NONE || netOut.position() != 0) return;
-        ByteBuffer ciphertext = netOut;
-        netOut = NONE;
-        giveBack(ciphertext);
-    }
-
-    private boolean givesBackWhileIdle() {
-        return pool != null && established;
-    }
-
-    /** Under both locks, once closed and no thread is inside: every buffer goes back, whatever it holds. */
-    private void giveBackAll() {
-        if (pool == null) return; // its own buffers: left as they are, to the collector
-        ByteBuffer[] held = {netIn, appIn, netOut};
-        netIn = NONE;
-        appIn = NONE;
-        netOut = NONE;
-        for (ByteBuffer b : held) {
-            if (b != NONE) giveBack(b);
-        }
-    }
-
-    /** A buffer of {@code size} bytes, cleared: the pool's when it holds that size, else a new one. */
-    private ByteBuffer take(int size) {
-        return pooled(size) ? pool.acquire().clear() : buffers.allocate(size);
-    }
-
-    private void giveBack(ByteBuffer buffer) {
-        if (pooled(buffer.capacity())) pool.release(buffer);
-    }
-
-    private boolean pooled(int size) {
-        return pool != null && pool.bufferSize() == size && pool.kind() == buffers;
     }
 
     // ---- closing ----
@@ -958,13 +368,7 @@ public final class TlsEndpoint implements Endpoint {
     /** Sends close_notify (once), then half-closes the raw endpoint. */
     @Override
     public void shutdownOutput() throws IOException {
-        writeLock.lock();
-        try {
-            sendCloseNotify();
-        } finally {
-            writeLock.unlock();
-        }
-        raw.shutdownOutput();
+        closing.shutdownOutput();
     }
 
     /**
@@ -973,20 +377,7 @@ public final class TlsEndpoint implements Endpoint {
      */
     @Override
     public void closeGracefully(int lingerMillis, int lingerBytes) {
-        boolean notified;
-        writeLock.lock();
-        try {
-            sendCloseNotify();
-            notified = true;
-        } catch (IOException | RuntimeException e) {
-            notified = false; // the client is gone: nothing to linger for
-        } finally {
-            writeLock.unlock();
-        }
-        closed.set(true);
-        if (notified) raw.closeGracefully(lingerMillis, lingerBytes);
-        else raw.close();
-        releaseIfIdle();
+        closing.closeGracefully(lingerMillis, lingerBytes);
     }
 
     /**
@@ -996,17 +387,7 @@ public final class TlsEndpoint implements Endpoint {
      */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true) && writeLock.tryLock()) {
-            try {
-                sendCloseNotify();
-            } catch (IOException | RuntimeException e) {
-                // best effort: the client may be gone
-            } finally {
-                writeLock.unlock();
-            }
-        }
-        raw.close();
-        releaseIfIdle();
+        closing.close();
     }
 
     /**
@@ -1015,9 +396,7 @@ public final class TlsEndpoint implements Endpoint {
      */
     @Override
     public void reset() {
-        closed.set(true);
-        raw.reset();
-        releaseIfIdle();
+        closing.reset();
     }
 
     /**
@@ -1026,52 +405,7 @@ public final class TlsEndpoint implements Endpoint {
      * record, is freed, and nothing is sent.
      */
     void discard() {
-        closed.set(true);
-        releaseIfIdle();
-    }
-
-    /**
-     * Hands the engine to {@code release} once this endpoint is closed and no thread is inside
-     * it: called as each reader, writer and closer leaves. The last to leave a closed endpoint
-     * takes both locks, so the engine is never freed under a thread still unwrapping or wrapping
-     * with it (closing the raw endpoint first ends any thread's wait), and never twice.
-     */
-    private void releaseIfIdle() {
-        if (!closed.get() || released.get()) return;
-        // the thread is still inside (a close from within a read): its own way out releases
-        if (readLock.isHeldByCurrentThread() || writeLock.isHeldByCurrentThread()) return;
-        if (!readLock.tryLock()) return;
-        try {
-            if (!writeLock.tryLock()) return;
-            try {
-                if (released.compareAndSet(false, true)) {
-                    release.accept(engine);
-                    giveBackAll();
-                }
-            } finally {
-                writeLock.unlock();
-            }
-        } finally {
-            readLock.unlock();
-        }
-    }
-
-    private void sendCloseNotify() throws IOException {
-        if (!established || closeNotifySent) return;
-        closeNotifySent = true;
-        engine.closeOutbound();
-        while (!engine.isOutboundDone()) {
-            if (wrapAndSend(EMPTY).bytesProduced() == 0) break;
-        }
-    }
-
-    private void ensureReady() throws SocketException {
-        if (!established) throw new IllegalStateException("handshake() has not completed");
-        ensureOpen();
-    }
-
-    private void ensureOpen() throws SocketException {
-        if (closed.get()) throw new SocketException("connection closed");
+        closing.discard();
     }
 
     // ---- the rest is the raw endpoint's ----
@@ -1099,7 +433,7 @@ public final class TlsEndpoint implements Endpoint {
     /** Ciphertext received but not unwrapped, or plaintext not read yet: a pipelined record the socket will not announce again. */
     @Override
     public boolean hasBufferedInput() {
-        return netIn.hasRemaining() || appIn.hasRemaining();
+        return reader.hasBufferedInput();
     }
 
     @Override
@@ -1120,18 +454,14 @@ public final class TlsEndpoint implements Endpoint {
     // ---- for tests ----
 
     int netInCapacity() {
-        return netIn.capacity();
+        return reader.netInCapacity();
     }
 
     int appInCapacity() {
-        return appIn.capacity();
+        return reader.appInCapacity();
     }
 
     int netOutCapacity() {
-        return netOut.capacity();
-    }
-
-    private static int millis(long nanos) {
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(nanos)));
+        return writer.netOutCapacity();
     }
 }

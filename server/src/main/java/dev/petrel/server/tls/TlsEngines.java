@@ -1,8 +1,8 @@
 package dev.petrel.server.tls;
 
+import dev.petrel.server.TlsEngineProvider;
 import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.config.TlsConfigException;
-import dev.petrel.server.TlsEngineProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceConfigurationError;
