@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The counters behind one connector's {@link ConnectorMetrics}, bumped by the transport (connections
- * and bytes), the TLS step (handshakes) and {@link ObservedHandler} (requests). Each is a
+ * and bytes), the TLS step (handshakes) and {@link ExchangeRecorder} (requests). Each is a
  * {@link LongAdder}: connections are served on several threads at once, and an adder takes their
  * updates without contending on one cache line; it allocates only the first time two threads
  * collide on it, never per update, so the request path stays allocation-free.
