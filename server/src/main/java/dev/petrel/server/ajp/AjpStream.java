@@ -15,8 +15,8 @@ import java.io.IOException;
  * get-body-chunk exchanges ({@link AjpRequestBody}); the response goes to the front end as a
  * send-headers packet, body chunks of at most a packet, then the end-response. A complete
  * response that fits in one chunk is held and leaves with its end-response in one write
- * ({@link #endResponse}), so until then an error answer can still replace it. The front end frames the body for its client; AJP carries neither trailers
- * nor interim responses.
+ * ({@link #endResponse}), so until then an error answer can still replace it. The front end
+ * frames the body for its client; AJP carries neither trailers nor interim responses.
  */
 final class AjpStream extends ConnectionStream {
     /** Room before the chunk for the head; a longer head is written apart. */
