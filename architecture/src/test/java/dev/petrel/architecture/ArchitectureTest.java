@@ -81,6 +81,17 @@ class ArchitectureTest {
         assertNoArrow(exactly("dev.petrel.server.handler"), to -> in("dev.petrel").test(to) && !to.equals("dev.petrel.server.handler"));
     }
 
+    /**
+     * {@code Server} is the API's face of a running server: it builds one through the internal
+     * assembly and never wires a transport, a TLS context, a protocol or an observer itself.
+     */
+    @Test
+    void theServerReachesTheImplementationOnlyThroughTheAssembly() {
+        Predicate<String> allowed = exactly("dev.petrel.server", "dev.petrel.server.config", "dev.petrel.server.assembly");
+        assertNoClassArrow(source -> nodeOf(source).equals(nodeOf(ENTRY)),
+                target -> in("dev.petrel.server").test(PackageArrows.packageOf(target)) && !allowed.test(PackageArrows.packageOf(target)));
+    }
+
     @Test
     void theEngineKnowsNoTransport() {
         assertNoArrow(in("dev.petrel.server.engine"), in("dev.petrel.server.transport"));

@@ -1,8 +1,8 @@
 package dev.petrel.server;
 
-import dev.petrel.http.DateCache;
 import dev.petrel.http.HttpLimits;
-import dev.petrel.server.assembly.ListenerAssembly;
+import dev.petrel.server.assembly.RunningServer;
+import dev.petrel.server.assembly.ServerPlan;
 import dev.petrel.server.config.AccessLog;
 import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.config.Connector;
@@ -11,17 +11,6 @@ import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.config.TlsConfigException;
 import dev.petrel.server.config.TransportKind;
-import dev.petrel.server.http2.Http2Protocol;
-import dev.petrel.server.observe.AccessLogWriter;
-import dev.petrel.server.observe.ConnectorCounters;
-import dev.petrel.server.tls.CertificateWatcher;
-import dev.petrel.server.tls.ReloadableTlsContext;
-import dev.petrel.server.tls.ServerCertificate;
-import dev.petrel.server.transport.ConnectionLimit;
-import dev.petrel.server.transport.Listener;
-import dev.petrel.server.transport.ListenerSettings;
-import dev.petrel.server.transport.LoopThreads;
-import dev.petrel.server.transport.TransportGroup;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -50,29 +39,17 @@ import java.util.Objects;
  * }</pre>
  */
 public final class Server implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger("dev.petrel.server");
-
     private final List<Connector> connectors;
-    private final List<Listener<?>> listeners; // one per connector, in the same order
-    private final List<ReloadableTlsContext> tlsContexts; // one per HTTPS connector, in order
-    private final List<CertificateWatcher> watchers;
-    private final TransportGroup group;
+    private final RunningServer running; // the listeners, transports, TLS contexts and observers
+    private final List<InetSocketAddress> addresses; // in the order of connectors
     private final Duration shutdownGrace;
-    private final AccessLogWriter accessLog; // null: none
-    private final List<ConnectorMetrics> metrics; // one per connector, or none when not counting
     private volatile boolean stopping;
 
-    private Server(List<Connector> connectors, List<Listener<?>> listeners, List<ReloadableTlsContext> tlsContexts,
-                   List<CertificateWatcher> watchers, TransportGroup group, Duration shutdownGrace, AccessLogWriter accessLog,
-                   List<ConnectorMetrics> metrics) {
-        this.metrics = List.copyOf(metrics);
+    private Server(List<Connector> connectors, RunningServer running, Duration shutdownGrace) {
         this.connectors = List.copyOf(connectors);
-        this.listeners = List.copyOf(listeners);
-        this.tlsContexts = List.copyOf(tlsContexts);
-        this.watchers = List.copyOf(watchers);
-        this.group = group;
+        this.running = running;
+        this.addresses = running.addresses();
         this.shutdownGrace = shutdownGrace;
-        this.accessLog = accessLog;
     }
 
     /** A builder with the defaults: 127.0.0.1:8080, plain HTTP only, the nio transport, {@link ServerConfig#DEFAULT}. */
@@ -87,29 +64,29 @@ public final class Server implements AutoCloseable {
 
     /** The bound addresses (with the real ports where port 0 was asked for), in the order of {@link #connectors()}. */
     public List<InetSocketAddress> addresses() {
-        return listeners.stream().<InetSocketAddress>map(Listener::address).toList();
+        return addresses;
     }
 
     /** The first plain HTTP address, else the first HTTPS one, else the first AJP one. */
     public InetSocketAddress address() {
         for (Connector.Kind kind : Connector.Kind.values()) {
-            Listener<?> listener = first(kind);
-            if (listener != null) return listener.address();
+            InetSocketAddress first = first(kind);
+            if (first != null) return first;
         }
         throw new IllegalStateException("no connector"); // never: start() refuses a server without one
     }
 
-    private Listener<?> first(Connector.Kind kind) {
+    private InetSocketAddress first(Connector.Kind kind) {
         for (int i = 0; i < connectors.size(); i++) {
-            if (connectors.get(i).kind() == kind) return listeners.get(i);
+            if (connectors.get(i).kind() == kind) return addresses.get(i);
         }
         return null;
     }
 
     private InetSocketAddress firstAddress(Connector.Kind kind) {
-        Listener<?> listener = first(kind);
-        if (listener == null) throw new IllegalStateException("this server has no " + kind + " connector");
-        return listener.address();
+        InetSocketAddress first = first(kind);
+        if (first == null) throw new IllegalStateException("this server has no " + kind + " connector");
+        return first;
     }
 
     /**
@@ -147,7 +124,7 @@ public final class Server implements AutoCloseable {
 
     /** The transport serving connections. */
     public TransportKind transport() {
-        return group.kind();
+        return running.transport();
     }
 
     /**
@@ -155,7 +132,7 @@ public final class Server implements AutoCloseable {
      * was built with {@link Builder#metrics(boolean) metrics(true)}.
      */
     public List<ConnectorMetrics> metrics() {
-        return metrics;
+        return running.metrics();
     }
 
     /**
@@ -169,9 +146,7 @@ public final class Server implements AutoCloseable {
 
     /** Connections open now, on every connector. */
     public int liveConnections() {
-        int live = 0;
-        for (Listener<?> listener : listeners) live += listener.liveConnections();
-        return live;
+        return running.liveConnections();
     }
 
     /**
@@ -181,8 +156,7 @@ public final class Server implements AutoCloseable {
      * @throws IllegalStateException when the server has no HTTPS connector
      */
     public List<CertificateInfo> certificates() {
-        if (tlsContexts.isEmpty()) throw new IllegalStateException("this server has no HTTPS connector");
-        return tlsContexts.getFirst().current().certificates().stream().map(ServerCertificate::info).toList();
+        return running.certificates();
     }
 
     /**
@@ -192,8 +166,7 @@ public final class Server implements AutoCloseable {
      * @throws IllegalStateException when the server has no HTTPS connector
      */
     public String tlsEngine() {
-        if (tlsContexts.isEmpty()) throw new IllegalStateException("this server has no HTTPS connector");
-        return tlsContexts.getFirst().current().engines().description();
+        return running.tlsEngine();
     }
 
     /**
@@ -206,16 +179,8 @@ public final class Server implements AutoCloseable {
      * @throws IllegalStateException when the server has no HTTPS connector
      */
     public List<CertificateInfo> reloadCertificates() throws TlsConfigException {
-        if (tlsContexts.isEmpty()) throw new IllegalStateException("this server has no HTTPS connector");
-        TlsConfigException failure = null;
-        for (ReloadableTlsContext context : tlsContexts) {
-            try {
-                context.reload();
-            } catch (TlsConfigException e) {
-                if (failure == null) failure = e;
-            }
-        }
-        if (failure != null) throw failure;
+        if (!running.servesTls()) throw new IllegalStateException("this server has no HTTPS connector");
+        running.reloadCertificates();
         return certificates();
     }
 
@@ -225,17 +190,7 @@ public final class Server implements AutoCloseable {
      */
     public boolean stop(Duration grace) {
         stopping = true;
-        watchers.forEach(CertificateWatcher::close);
-        long deadline = System.nanoTime() + grace.toNanos();
-        boolean clean = true;
-        // stopped one after the other, each within what is left of the one grace period
-        for (Listener<?> listener : listeners) {
-            clean &= listener.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-        }
-        group.close();
-        tlsContexts.forEach(ReloadableTlsContext::close); // engines still open are freed as they close
-        if (accessLog != null) accessLog.close(); // after the last exchange: every line written
-        return clean;
+        return running.stop(grace);
     }
 
     /**
@@ -243,17 +198,17 @@ public final class Server implements AutoCloseable {
      * away (the command line does it on SIGHUP and SIGUSR1). Nothing without an access log file.
      */
     public void reopenAccessLog() {
-        if (accessLog != null) accessLog.reopen();
+        running.reopenAccessLog();
     }
 
     /** Whether this server writes an access log. */
     public boolean logsAccess() {
-        return accessLog != null;
+        return running.logsAccess();
     }
 
     /** Access log lines dropped because the writer fell behind (0 without an access log). */
     public long accessLogDropped() {
-        return accessLog == null ? 0 : accessLog.dropped();
+        return running.accessLogDropped();
     }
 
     /** Stops with the configured grace period. */
@@ -493,59 +448,9 @@ public final class Server implements AutoCloseable {
                     throw new IllegalStateException("the PROXY protocol on " + connector + " needs the addresses of its trusted proxies");
                 }
             }
-            int limit = maxConnections > 0 ? maxConnections : transport.defaultMaxConnections();
-            FileLimit.warnIfBelow(limit);
-            ListenerSettings settings = new ListenerSettings(limit, backlog, queueTimeout, config.writeTimeout(),
-                    config.minResponseRate(), config.headTimeoutWhenFull(), eventLoops);
-            ConnectionLimit shared = new ConnectionLimit(limit); // one limit over every connector
-            ListenerAssembly assembly = new ListenerAssembly(handler, config, http2, new DateCache(clock),
-                    accessLog != null ? accessLog.format() : null, clock);
-            List<ReloadableTlsContext> tlsContexts = new ArrayList<>();
-            try {
-                for (Connector connector : all) {
-                    if (connector.kind() == Connector.Kind.HTTPS) tlsContexts.add(ReloadableTlsContext.load(servedOverTls(connector.tls())));
-                }
-            } catch (IOException | RuntimeException | Error e) {
-                tlsContexts.forEach(ReloadableTlsContext::close);
-                throw e;
-            }
-            AccessLogWriter accessLogWriter = accessLog == null ? null : new AccessLogWriter(accessLog.file());
-            List<ConnectorCounters> counters = new ArrayList<>();
-            if (countMetrics) all.forEach(connector -> counters.add(new ConnectorCounters(connector)));
-            TransportGroup group;
-            try {
-                group = TransportGroup.open(transport, settings, LoopThreads.forHandlers(handler.mayBlock()));
-            } catch (IOException | RuntimeException | Error e) {
-                if (accessLogWriter != null) accessLogWriter.close();
-                tlsContexts.forEach(ReloadableTlsContext::close);
-                throw e;
-            }
-            List<Listener<?>> opened = new ArrayList<>();
-            List<CertificateWatcher> watchers = new ArrayList<>();
-            try {
-                int tlsIndex = 0;
-                for (int i = 0; i < all.size(); i++) {
-                    Connector connector = all.get(i);
-                    ReloadableTlsContext tls = connector.kind() == Connector.Kind.HTTPS ? tlsContexts.get(tlsIndex++) : null;
-                    ConnectorCounters counted = countMetrics ? counters.get(i) : null;
-                    String bindHost = connector.host() != null ? connector.host() : host;
-                    Listener<?> listener = assembly.open(group, bindHost, connector, settings, shared, tls, accessLogWriter, counted);
-                    opened.add(listener);
-                    if (tls != null && watchCertificates) watchers.add(CertificateWatcher.start(tls));
-                    if (connector.kind() == Connector.Kind.AJP && !connector.ajp().requiresSecret()) {
-                        LOG.log(System.Logger.Level.WARNING, "AJP on " + listener.address() + " accepts requests without a secret:"
-                                + " anyone who can connect to it can claim any client address, scheme and TLS details");
-                    }
-                }
-                return new Server(all, opened, tlsContexts, watchers, group, shutdownGrace, accessLogWriter, List.copyOf(counters));
-            } catch (IOException | RuntimeException | Error e) {
-                watchers.forEach(CertificateWatcher::close);
-                opened.forEach(Listener::close); // no half-started server, whatever failed
-                group.close();
-                tlsContexts.forEach(ReloadableTlsContext::close);
-                if (accessLogWriter != null) accessLogWriter.close();
-                throw e;
-            }
+            ServerPlan plan = new ServerPlan(all, host, transport, maxConnections, backlog, queueTimeout, eventLoops, config,
+                    http2, clock, handler, accessLog, countMetrics, watchCertificates);
+            return new Server(all, RunningServer.start(plan), shutdownGrace);
         }
 
         /** The connectors to open: the shortcuts' (port, https, ajp), then those added. */
@@ -560,26 +465,6 @@ public final class Server implements AutoCloseable {
             if (ajpConfig != null) all.add(Connector.ajp(ajpPort, ajpConfig));
             all.addAll(connectors);
             return all;
-        }
-
-        /**
-         * {@code config} offering by ALPN only what the server speaks: never a protocol it cannot
-         * (a client that picked it would get HTTP/1.1 bytes back).
-         *
-         * @throws TlsConfigException when it names protocols and the server speaks none of them
-         */
-        private TlsConfig servedOverTls(TlsConfig config) throws TlsConfigException {
-            List<String> spoken = http2.enabled() ? List.of(Http2Protocol.ALPN, "http/1.1") : List.of("http/1.1");
-            List<String> wanted = config.applicationProtocols();
-            if (http2.enabled() && wanted.equals(TlsConfig.DEFAULT_APPLICATION_PROTOCOLS)) return config.toBuilder()
-                    .applicationProtocols(spoken.toArray(String[]::new)).build(); // h2 first, as browsers expect
-            List<String> offered = wanted.stream().filter(spoken::contains).toList();
-            if (offered.size() == wanted.size()) return config;
-            if (offered.isEmpty()) {
-                throw new TlsConfigException("none of the ALPN protocols " + wanted + " is served here; the server speaks "
-                        + String.join(", ", spoken));
-            }
-            return config.toBuilder().applicationProtocols(offered.toArray(String[]::new)).build();
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.petrel.server;
+package dev.petrel.server.assembly;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
