@@ -10,6 +10,7 @@ module dev.petrel.server {
     requires transitive dev.petrel.http;
     requires dev.petrel.ajp;
     requires dev.petrel.http2;
+    requires dev.petrel.websocket;
     requires java.logging;     // ./petrel serve --log-level, on System.Logger's default backend
     requires java.management;  // FileLimit: the process's open-file limit
     requires jdk.management;   // the same, through com.sun.management

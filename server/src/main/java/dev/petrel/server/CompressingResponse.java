@@ -1,5 +1,6 @@
 package dev.petrel.server;
 
+import dev.petrel.server.config.WebSocketConfig;
 import dev.petrel.server.handler.ContentCodings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -127,6 +128,11 @@ final class CompressingResponse implements Response {
     @Override
     public void sendInterim(int status) throws IOException {
         response.sendInterim(status);
+    }
+
+    @Override
+    public void upgradeToWebSocket(WebSocketHandler handler, WebSocketConfig config) throws IOException {
+        response.upgradeToWebSocket(handler, config); // a 101 has no body to compress
     }
 
     @Override

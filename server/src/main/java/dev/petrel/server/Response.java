@@ -1,5 +1,6 @@
 package dev.petrel.server;
 
+import dev.petrel.server.config.WebSocketConfig;
 import dev.petrel.server.handler.FileCopy;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -125,4 +126,19 @@ public interface Response {
      * @throws IllegalStateException when the response is detached already, or the handler runs on an event loop
      */
     Detached detach(java.time.Duration timeout);
+
+    /**
+     * Answers the request's WebSocket opening handshake (RFC 6455 section 4.2) and serves the
+     * session with {@code handler} once the switch is sent. A request that is no valid handshake
+     * gets the status that says why: {@code 426} (no {@code Upgrade: websocket}, or a version
+     * other than 13, with {@code Sec-WebSocket-Version: 13}), {@code 400} (a bad key, no
+     * {@code Connection: upgrade}, a body) or {@code 403} (a page of another origin than those
+     * {@code config} allows). {@link Router.Builder#websocket} calls it for its routes.
+     *
+     * @throws IllegalStateException when the response is committed already
+     * @throws IOException when the client is gone
+     */
+    default void upgradeToWebSocket(WebSocketHandler handler, WebSocketConfig config) throws IOException {
+        throw new UnsupportedOperationException("this response cannot switch to WebSocket");
+    }
 }

@@ -1,6 +1,7 @@
 package dev.petrel.server;
 
 import dev.petrel.http.Methods;
+import dev.petrel.server.config.WebSocketConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -188,6 +189,26 @@ public final class Router implements Handler {
         /** Routes DELETE on {@code path}. */
         public Builder delete(String path, Handler handler) {
             return route(Methods.DELETE, path, handler);
+        }
+
+        /**
+         * Serves WebSocket sessions on {@code path} with {@code handler} and the defaults of
+         * {@link WebSocketConfig#DEFAULT} (see {@link #websocket(String, WebSocketConfig, WebSocketHandler)}).
+         */
+        public Builder websocket(String path, WebSocketHandler handler) {
+            return websocket(path, WebSocketConfig.DEFAULT, handler);
+        }
+
+        /**
+         * Serves WebSocket sessions (RFC 6455) on {@code path}: a {@code GET} there is an opening
+         * handshake, answered by {@link Response#upgradeToWebSocket}, and each session is served
+         * by {@code handler} on a thread of its own. The handshake itself never blocks, so it runs
+         * on the event loop of the {@code nio} transport.
+         */
+        public Builder websocket(String path, WebSocketConfig config, WebSocketHandler handler) {
+            Objects.requireNonNull(config, "config");
+            Objects.requireNonNull(handler, "handler");
+            return get(path, Handler.nonBlocking((request, response) -> response.upgradeToWebSocket(handler, config)));
         }
 
         /** Sets the handler for requests no route matches (default: 404). */

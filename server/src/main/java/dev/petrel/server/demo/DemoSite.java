@@ -5,6 +5,9 @@ import dev.petrel.server.Handler;
 import dev.petrel.server.Request;
 import dev.petrel.server.Response;
 import dev.petrel.server.Router;
+import dev.petrel.server.WebSocket;
+import dev.petrel.server.WebSocketMessage;
+import dev.petrel.server.config.WebSocketConfig;
 import dev.petrel.server.files.StaticFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,12 +29,15 @@ import java.util.Map;
  *   <li>{@code GET /}: {@code HelloWorld}, 10 bytes of {@code text/plain;charset=UTF-8}, the app of the latency comparison;</li>
  *   <li>{@code GET /date}: a small HTML page with the current date and time, the JSP of the connector comparison;</li>
  *   <li>{@code POST /echo}: the request body back, with its content type;</li>
+ *   <li>{@code /ws/echo}: a WebSocket that sends every message back, text as text and binary as
+ *       binary, up to 32 MiB (Autobahn's test suite sends 16 MiB);</li>
  *   <li>anything else: a file under the site root.</li>
  * </ul>
  */
 public final class DemoSite {
     private static final byte[] HELLO = "HelloWorld".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final String BUNDLED = "site/index.html";
+    private static final WebSocketConfig ECHO_LIMITS = WebSocketConfig.DEFAULT.withMaxMessageSize(32 << 20);
 
     private DemoSite() {}
 
@@ -48,6 +54,7 @@ public final class DemoSite {
                 .get("/", Handler.nonBlocking(DemoSite::hello))
                 .get("/date", Handler.nonBlocking((request, response) -> date(response, dates)))
                 .post("/echo", DemoSite::echo)
+                .websocket("/ws/echo", ECHO_LIMITS, DemoSite::echo)
                 .fallback(files)
                 .build();
     }
@@ -70,6 +77,16 @@ public final class DemoSite {
             return Path.of(uri).getParent();
         } catch (URISyntaxException e) {
             throw new IOException("cannot locate the bundled demo site: " + e.getMessage(), e);
+        }
+    }
+
+    /** Sends each message back as it came. */
+    private static void echo(WebSocket socket) throws IOException {
+        for (WebSocketMessage message; (message = socket.receive()) != null; ) {
+            switch (message) {
+                case WebSocketMessage.Text text -> socket.sendText(text.text());
+                case WebSocketMessage.Binary binary -> socket.sendBinary(binary.bytes());
+            }
         }
     }
 

@@ -11,6 +11,8 @@ import dev.petrel.server.engine.connection.Endpoint;
 import dev.petrel.server.engine.exchange.BodySource;
 import dev.petrel.server.engine.exchange.ConnectionStream;
 import dev.petrel.server.engine.exchange.ResponseHead;
+import dev.petrel.server.engine.exchange.WebSocketCarrier;
+import dev.petrel.server.websocket.Http1WebSocketUpgrade;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -110,6 +112,11 @@ final class Http1Stream extends ConnectionStream {
     @Override
     public boolean canSwitchProtocols() {
         return connection.canSwitchProtocols();
+    }
+
+    @Override
+    public WebSocketCarrier webSockets() {
+        return Http1WebSocketUpgrade.INSTANCE;
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.petrel.server.engine.exchange;
 
 import dev.petrel.http.HttpStatus;
 import dev.petrel.server.Response;
+import dev.petrel.server.WebSocketHandler;
+import dev.petrel.server.config.WebSocketConfig;
 import dev.petrel.server.engine.connection.Upgrade;
 import dev.petrel.server.handler.FileCopy;
 import java.io.IOException;
@@ -47,6 +49,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private static final byte[] EMPTY = new byte[0];
 
     private final ExchangeStream stream;
+    private final ExchangeRequest request; // for a WebSocket handshake, which reads the request's fields
     private final BufferPool pool;
     private final BodyFailure requestBody;
     private final int headRoom;
@@ -69,8 +72,9 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private volatile boolean closedToHandler; // a detached response timed out: the late handler's calls fail
 
     /** A response framed by {@code stream}, buffering in {@code pool}'s buffers, ruled by {@code requestBody}'s state. */
-    ExchangeResponse(ExchangeStream stream, BufferPool pool, BodyFailure requestBody) {
+    ExchangeResponse(ExchangeStream stream, BufferPool pool, BodyFailure requestBody, ExchangeRequest request) {
         this.stream = stream;
+        this.request = request;
         this.pool = pool;
         this.requestBody = requestBody;
         this.headRoom = stream.headRoom();
@@ -215,6 +219,18 @@ public final class ExchangeResponse implements Response, ResponseHead {
         }
         state = State.COMPLETE;
         switchedTo = upgrade;
+    }
+
+    @Override
+    public void upgradeToWebSocket(WebSocketHandler handler, WebSocketConfig config) throws IOException {
+        checkOpen();
+        WebSocketCarrier carrier = stream.webSockets();
+        if (carrier == null) {
+            // AJP has no way to switch; HTTP/2's (RFC 8441's extended CONNECT) is not served yet
+            status(501).send("Not Implemented: this connection's protocol carries no WebSocket; open it over HTTP/1.1\n");
+            return;
+        }
+        carrier.accept(request, this, handler, config);
     }
 
     /** The protocol the connection switches to after this exchange (see {@link #switchProtocols}), or null. */

@@ -80,6 +80,11 @@ public interface ExchangeStream {
         return false;
     }
 
+    /** How this stream's protocol carries WebSocket sessions, or null when it carries none. Default: none. */
+    default WebSocketCarrier webSockets() {
+        return null;
+    }
+
     /** Whether any byte of this response has been written. */
     boolean sent();
 

@@ -1,0 +1,77 @@
+package dev.petrel.server.websocket;
+
+import dev.petrel.http.HeaderFields;
+import dev.petrel.http.HttpVersion;
+import dev.petrel.server.WebSocketHandler;
+import dev.petrel.server.config.WebSocketConfig;
+import dev.petrel.server.engine.exchange.ExchangeRequest;
+import dev.petrel.server.engine.exchange.ExchangeResponse;
+import dev.petrel.server.engine.exchange.WebSocketCarrier;
+import dev.petrel.websocket.DeflateSettings;
+import dev.petrel.websocket.Handshake;
+import dev.petrel.websocket.PerMessageDeflate;
+import java.io.IOException;
+
+/**
+ * The opening handshake over HTTP/1.1 (RFC 6455 section 4.2): checks the request, answers
+ * {@code 101 (Switching Protocols)} with the accept key, the chosen subprotocol and extension, and
+ * hands the connection to a {@link WebSocketConnection}. A request that is no valid handshake gets
+ * the status that says why, and the connection stays HTTP/1.1.
+ */
+public final class Http1WebSocketUpgrade implements WebSocketCarrier {
+    /** The one instance: it holds no state. */
+    public static final Http1WebSocketUpgrade INSTANCE = new Http1WebSocketUpgrade();
+
+    private Http1WebSocketUpgrade() {}
+
+    @Override
+    public void accept(ExchangeRequest request, ExchangeResponse response, WebSocketHandler handler, WebSocketConfig config)
+            throws IOException {
+        HeaderFields fields = request.headers();
+        if (!"GET".equals(request.method())) {
+            response.status(405).header("Allow", "GET").send("Method Not Allowed: a WebSocket opens with GET\n");
+            return;
+        }
+        if (!fields.containsToken("Upgrade", "websocket")) {
+            response.status(426).header("Upgrade", "websocket").header("Connection", "Upgrade")
+                    .send("Upgrade Required: this is a WebSocket endpoint\n");
+            return;
+        }
+        if (!Handshake.VERSION.equals(fields.first("Sec-WebSocket-Version"))) {
+            response.status(426).header("Sec-WebSocket-Version", Handshake.VERSION).header("Upgrade", "websocket")
+                    .header("Connection", "Upgrade").send("Upgrade Required: WebSocket version 13 only\n");
+            return;
+        }
+        String key = fields.first("Sec-WebSocket-Key");
+        String refusal = !fields.containsToken("Connection", "upgrade") ? "no Connection: upgrade"
+                : key == null || !Handshake.validKey(key) || fields.all("Sec-WebSocket-Key").size() > 1
+                        ? "Sec-WebSocket-Key is not 16 bytes in base64"
+                : request.hasBody() ? "a WebSocket handshake has no body"
+                : request.version() != HttpVersion.HTTP_1_1 ? "a WebSocket handshake is HTTP/1.1"
+                : null;
+        if (refusal != null) {
+            response.status(400).send("Bad Request: " + refusal + "\n");
+            return;
+        }
+        if (!new OriginCheck(config.allowedOrigins()).allows(fields.first("Origin"), request.host(), request.scheme())) {
+            response.status(403).send("Forbidden: pages of this origin may not open a WebSocket here\n");
+            return;
+        }
+        String subprotocol = Handshake.chooseSubprotocol(fields.all("Sec-WebSocket-Protocol"), config.subprotocols());
+        PerMessageDeflate.Negotiated deflate = config.compression()
+                ? PerMessageDeflate.negotiate(fields.all("Sec-WebSocket-Extensions"), DeflateSettings.DEFAULT)
+                : null;
+        response.header("Upgrade", "websocket").header("Connection", "Upgrade")
+                .header("Sec-WebSocket-Accept", Handshake.acceptKey(key));
+        if (subprotocol != null) response.header("Sec-WebSocket-Protocol", subprotocol);
+        if (deflate != null) response.header("Sec-WebSocket-Extensions", deflate.responseHeaderValue());
+        HandshakeRequest opened = HandshakeRequest.of(request, subprotocol);
+        try {
+            response.switchProtocols(endpoint -> new WebSocketConnection(endpoint,
+                    new WebSocketSession(endpoint, opened, config, deflate == null ? null : deflate.serverSide()), handler));
+        } catch (IOException | RuntimeException e) {
+            if (deflate != null) deflate.serverSide().close(); // no session took its native memory
+            throw e;
+        }
+    }
+}

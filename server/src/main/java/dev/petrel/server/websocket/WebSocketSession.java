@@ -1,0 +1,277 @@
+package dev.petrel.server.websocket;
+
+import dev.petrel.server.WebSocket;
+import dev.petrel.server.WebSocketMessage;
+import dev.petrel.server.config.WebSocketConfig;
+import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.websocket.CloseCodes;
+import dev.petrel.websocket.MessageDecoder;
+import dev.petrel.websocket.MessageEncoder;
+import dev.petrel.websocket.MessageSink;
+import dev.petrel.websocket.PerMessageDeflate;
+import dev.petrel.websocket.WebSocketException;
+import dev.petrel.websocket.WebSocketLimits;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One WebSocket session over an endpoint: the handler's thread reads and decodes frames in
+ * {@link #receive()}, answering pings and the client's close on the way; any thread sends, one
+ * whole frame at a time under a lock, blocking while the client does not read. The server closes
+ * the TCP connection once the close handshake is done (RFC 6455 section 7.1.1).
+ */
+final class WebSocketSession implements WebSocket {
+    private static final System.Logger LOG = System.getLogger("dev.petrel.server.websocket");
+    /** How long the server waits for the client's close after its own, or for the client to end the connection. */
+    private static final int CLOSE_LINGER_MILLIS = 2_000;
+    private static final int CLOSE_LINGER_BYTES = 1 << 20;
+    private static final int READ_BUFFER = 16 * 1024;
+
+    private final Endpoint endpoint;
+    private final HandshakeRequest handshake;
+    private final int idleMillis;
+    private final PerMessageDeflate deflate; // null: not negotiated
+    private final MessageDecoder decoder;
+    private final MessageEncoder encoder; // used under sendLock only: its compressor keeps context between messages
+    private final ReentrantLock sendLock = new ReentrantLock();
+    private final ArrayDeque<WebSocketMessage> received = new ArrayDeque<>();
+    private final Sink sink = new Sink();
+    private final ByteBuffer in = ByteBuffer.allocate(READ_BUFFER).flip();
+    private boolean inputEnded; // the client's close came, the connection ended, or the session failed
+    private volatile boolean closeSent;
+    private volatile int closeCode; // 0 while open
+    private final AtomicBoolean lingering = new AtomicBoolean();
+    private volatile boolean ended;
+
+    WebSocketSession(Endpoint endpoint, HandshakeRequest handshake, WebSocketConfig config, PerMessageDeflate deflate) {
+        this.endpoint = endpoint;
+        this.handshake = handshake;
+        this.idleMillis = (int) Math.min(config.idleTimeout().toMillis(), Integer.MAX_VALUE);
+        this.deflate = deflate;
+        WebSocketLimits limits = new WebSocketLimits(config.maxMessageSize(), config.maxMessageSize());
+        this.decoder = new MessageDecoder(limits, false, deflate);
+        this.encoder = new MessageEncoder(false, deflate);
+    }
+
+    @Override
+    public WebSocketMessage receive() throws IOException {
+        while (true) {
+            WebSocketMessage next = received.poll();
+            if (next != null) return next;
+            if (inputEnded) return null;
+            if (!in.hasRemaining() && !fill()) continue;
+            try {
+                if (!decoder.decode(in, sink)) inputEnded = true; // a close frame: nothing follows it
+            } catch (WebSocketException e) {
+                fail(e.closeCode(), e.getMessage());
+            }
+        }
+    }
+
+    /** Reads more input; false when the input ended instead (the client went, or the session was idle too long). */
+    private boolean fill() throws IOException {
+        in.clear();
+        int n;
+        try {
+            n = endpoint.read(in, idleMillis);
+        } catch (SocketTimeoutException e) {
+            in.flip();
+            closeAndLinger(CloseCodes.GOING_AWAY, "idle timeout");
+            return false;
+        } catch (IOException e) {
+            in.flip();
+            if (closeCode == 0) closeCode = CloseCodes.ABNORMAL;
+            inputEnded = true;
+            if (closeSent) return false; // the server ended the connection itself: a stop, or a failure on send
+            throw e;
+        }
+        in.flip();
+        if (n < 0) {
+            if (closeCode == 0) closeCode = CloseCodes.ABNORMAL; // gone without a close
+            inputEnded = true;
+            endpoint.close();
+            return false;
+        }
+        return true;
+    }
+
+    /** The client broke the protocol: the close with the RFC's code, then the connection ends (section 7.1.7). */
+    private void fail(int code, String why) {
+        LOG.log(System.Logger.Level.DEBUG, () -> "closing the WebSocket of " + handshake.remoteAddress() + " with " + code + ": " + why);
+        closeAndLinger(code, "");
+    }
+
+    /** Sends a close (unless one was sent), ends the input and closes once the client has had time to answer. */
+    private void closeAndLinger(int code, String reason) {
+        inputEnded = true;
+        sendClose(code, reason);
+        linger();
+    }
+
+    @Override
+    public void sendText(String text) throws IOException {
+        sendLock.lock();
+        try {
+            checkOpen();
+            endpoint.write(encoder.text(text));
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    @Override
+    public void sendBinary(byte[] bytes) throws IOException {
+        sendLock.lock();
+        try {
+            checkOpen();
+            endpoint.write(encoder.binary(ByteBuffer.wrap(bytes)));
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    @Override
+    public void ping(byte[] payload) throws IOException {
+        if (payload.length > 125) throw new IllegalArgumentException("a ping carries at most 125 bytes: " + payload.length);
+        sendLock.lock();
+        try {
+            checkOpen();
+            endpoint.write(encoder.ping(ByteBuffer.wrap(payload)));
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    private void checkOpen() throws IOException {
+        if (closeSent) throw new IOException("the WebSocket is closed (" + closeCode + ")");
+    }
+
+    @Override
+    public void close(int code, String reason) {
+        if (!CloseCodes.validOnWire(code)) throw new IllegalArgumentException("close code " + code + " may not be sent");
+        sendClose(code, reason == null ? "" : reason);
+    }
+
+    /** Sends a close frame once; a failure to send ends the connection, since nothing more can be said on it. */
+    private void sendClose(int code, String reason) {
+        sendLock.lock();
+        try {
+            if (closeSent) return;
+            closeSent = true;
+            if (closeCode == 0) closeCode = code;
+            endpoint.write(code == CloseCodes.NO_STATUS ? encoder.close(-1, "") : encoder.close(code, reason));
+        } catch (IOException e) {
+            endpoint.close();
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    /**
+     * After the handler returned ({@code code} 1000) or threw (1011): closes the session if it is
+     * open, waits a little for the client's close, and frees the connection and the compressor.
+     */
+    void finish(int code) {
+        if (!closeSent) sendClose(code, "");
+        linger();
+        end();
+    }
+
+    /** The server is stopping: the close with 1001 (going away); the handler's receive() then sees the client's answer. */
+    void goAway() {
+        sendClose(CloseCodes.GOING_AWAY, "server stopping");
+    }
+
+    /** Ends the connection once the client has read what was sent: half-closes, reads what it still sends for a while, then closes. */
+    private void linger() {
+        if (lingering.compareAndSet(false, true)) endpoint.closeGracefully(CLOSE_LINGER_MILLIS, CLOSE_LINGER_BYTES);
+    }
+
+    /** Frees what the session holds; idempotent. A connection that lingers closes by itself. */
+    void end() {
+        if (ended) return;
+        ended = true;
+        if (!lingering.get()) endpoint.close();
+        if (deflate != null) deflate.close();
+    }
+
+    @Override
+    public boolean isOpen() {
+        return !closeSent && !inputEnded;
+    }
+
+    @Override
+    public int closeCode() {
+        return closeCode;
+    }
+
+    @Override
+    public String path() {
+        return handshake.path();
+    }
+
+    @Override
+    public String query() {
+        return handshake.query();
+    }
+
+    @Override
+    public String header(String name) {
+        return handshake.headers().get(name);
+    }
+
+    @Override
+    public String subprotocol() {
+        return handshake.subprotocol();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return handshake.remoteAddress();
+    }
+
+    /** What the decoder takes from the wire, on the receiving thread. */
+    private final class Sink implements MessageSink {
+        @Override
+        public void text(String message) {
+            received.add(new WebSocketMessage.Text(message));
+        }
+
+        @Override
+        public void binary(byte[] message) {
+            received.add(new WebSocketMessage.Binary(message));
+        }
+
+        @Override
+        public void ping(byte[] payload) {
+            sendLock.lock();
+            try {
+                if (!closeSent) endpoint.write(encoder.pong(ByteBuffer.wrap(payload)));
+            } catch (IOException e) {
+                endpoint.close(); // the receive that follows sees the end
+            } finally {
+                sendLock.unlock();
+            }
+        }
+
+        @Override
+        public void pong(byte[] payload) {
+            // the answer to a ping of ours, or unsolicited (section 5.5.3): nothing to do
+        }
+
+        @Override
+        public void close(int code, String reason) {
+            boolean answered = closeSent;
+            if (!answered) closeCode = code;
+            inputEnded = true;
+            // echo the client's code (section 5.5.1); a close without one is answered without one
+            if (!answered) sendClose(code, "");
+            linger();
+        }
+    }
+}
