@@ -94,7 +94,7 @@ for transport in $transports; do
   reports=()
   for group in "${groups[@]}"; do
     dir="$out/$transport/${group//\*/all}"
-    rm -rf "$dir"
+    rm -rf "$dir"; mkdir -p "$out/$transport"
     # kosoku exits 1 when a case did not pass; its report says which
     timeout 600 "$kosoku" -m fuzzingclient -i "$group" -o "$dir" "ws://127.0.0.1:$port/ws/echo" \
       > "$dir.txt" 2>&1 || true

@@ -13,7 +13,10 @@ import java.util.zip.Deflater;
  *   <tr><td>{@code enabled}: whether to negotiate the extension at all</td><td>true</td></tr>
  *   <tr><td>{@code compressionLevel}: 0 (store) to 9 (smallest), -1 for zlib's default (6)</td><td>-1</td></tr>
  *   <tr><td>{@code minSizeToCompress}: data messages shorter than this, in bytes, are sent
- *       uncompressed (RSV1 clear), since deflating a few bytes costs time and saves nothing</td><td>64</td></tr>
+ *       uncompressed (RSV1 clear), as RFC 7692 allows. 0 by default: every message is compressed, as
+ *       Jetty, Netty and Tomcat do, because with context takeover even a few bytes that repeat earlier
+ *       messages shrink, and because some clients mishandle a plain message inside a compressed
+ *       session (kosoku, the Autobahn runner, fails on them)</td><td>0</td></tr>
  *   <tr><td>{@code serverNoContextTakeover}: on a server, restart the compressor after every
  *       message (and say so: {@code server_no_context_takeover}) even when the client did not ask;
  *       on a client, ask the server to</td><td>false</td></tr>
@@ -29,10 +32,10 @@ import java.util.zip.Deflater;
  */
 public record DeflateSettings(boolean enabled, int compressionLevel, int minSizeToCompress, boolean serverNoContextTakeover) {
     /** The extension on, with the defaults in the table above. */
-    public static final DeflateSettings DEFAULT = new DeflateSettings(true, Deflater.DEFAULT_COMPRESSION, 64, false);
+    public static final DeflateSettings DEFAULT = new DeflateSettings(true, Deflater.DEFAULT_COMPRESSION, 0, false);
 
     /** The extension off: never negotiated. */
-    public static final DeflateSettings DISABLED = new DeflateSettings(false, Deflater.DEFAULT_COMPRESSION, 64, false);
+    public static final DeflateSettings DISABLED = new DeflateSettings(false, Deflater.DEFAULT_COMPRESSION, 0, false);
 
     /** Checks the level and the size. */
     public DeflateSettings {

@@ -31,6 +31,7 @@ import java.util.Map;
  *   <li>{@code POST /echo}: the request body back, with its content type;</li>
  *   <li>{@code /ws/echo}: a WebSocket that sends every message back, text as text and binary as
  *       binary, up to 32 MiB (Autobahn's test suite sends 16 MiB);</li>
+ *   <li>{@code /ws/chat}: the chat room of the page {@code /chat.html} (see {@link ChatRoom});</li>
  *   <li>anything else: a file under the site root.</li>
  * </ul>
  */
@@ -38,6 +39,7 @@ public final class DemoSite {
     private static final byte[] HELLO = "HelloWorld".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final String BUNDLED = "site/index.html";
     private static final WebSocketConfig ECHO_LIMITS = WebSocketConfig.DEFAULT.withMaxMessageSize(32 << 20);
+    private static final WebSocketConfig CHAT_LIMITS = WebSocketConfig.DEFAULT.withMaxMessageSize(4096);
 
     private DemoSite() {}
 
@@ -55,6 +57,7 @@ public final class DemoSite {
                 .get("/date", Handler.nonBlocking((request, response) -> date(response, dates)))
                 .post("/echo", DemoSite::echo)
                 .websocket("/ws/echo", ECHO_LIMITS, DemoSite::echo)
+                .websocket("/ws/chat", CHAT_LIMITS, new ChatRoom())
                 .fallback(files)
                 .build();
     }

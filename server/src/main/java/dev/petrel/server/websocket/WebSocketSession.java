@@ -164,7 +164,7 @@ final class WebSocketSession implements WebSocket {
             if (closeSent) return;
             closeSent = true;
             if (closeCode == 0) closeCode = code;
-            endpoint.write(code == CloseCodes.NO_STATUS ? encoder.close(-1, "") : encoder.close(code, reason));
+            endpoint.write(encoder.close(code, reason)); // NO_STATUS: a close without a body, as the client sent
         } catch (IOException e) {
             endpoint.close();
         } finally {
