@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the codecs with Jazzer (coverage-guided, in process) for a bounded time per target.
-#   scripts/fuzz.sh [request-parser|chunked-decoder|forward-request-parser|all] [DURATION]
+#   scripts/fuzz.sh [request-parser|chunked-decoder|forward-request-parser|websocket-decoder|websocket-inflater|all] [DURATION]
 # DURATION is per target, as Jazzer reads it: 60s (the default), 90 (seconds), 30m, 1h30m.
 # Jazzer fuzzes one @FuzzTest per JVM, so each target is its own Maven run; targets run one after
 # the other. A target keeps the inputs it found interesting in <module>/.cifuzz-corpus/ (ignored by
@@ -17,7 +17,7 @@ petrel_find_jdk || exit 1
 export JAVA_HOME=$PETREL_JAVA_HOME
 
 usage() {
-  echo "usage: scripts/fuzz.sh [request-parser|chunked-decoder|forward-request-parser|all] [DURATION, default 60s]" >&2
+  echo "usage: scripts/fuzz.sh [request-parser|chunked-decoder|forward-request-parser|websocket-decoder|websocket-inflater|all] [DURATION, default 60s]" >&2
   exit 2
 }
 
@@ -27,15 +27,19 @@ duration=${2:-60s}
 [[ $duration =~ ^([0-9]+ ?(h|hr|m|min|s|sec) ?)+$ ]] || usage
 
 # target -> module, test class, fuzz test method
-declare -A module=([request-parser]=http [chunked-decoder]=http [forward-request-parser]=ajp)
+declare -A module=([request-parser]=http [chunked-decoder]=http [forward-request-parser]=ajp
+                   [websocket-decoder]=websocket [websocket-inflater]=websocket)
 declare -A test=([request-parser]=dev.petrel.http.RequestParserJazzerTest
                  [chunked-decoder]=dev.petrel.http.ChunkedDecoderJazzerTest
-                 [forward-request-parser]=dev.petrel.ajp.ForwardRequestParserJazzerTest)
-declare -A method=([request-parser]=request [chunked-decoder]=body [forward-request-parser]=payload)
+                 [forward-request-parser]=dev.petrel.ajp.ForwardRequestParserJazzerTest
+                 [websocket-decoder]=dev.petrel.websocket.MessageDecoderJazzerTest
+                 [websocket-inflater]=dev.petrel.websocket.MessageInflaterJazzerTest)
+declare -A method=([request-parser]=request [chunked-decoder]=body [forward-request-parser]=payload
+                   [websocket-decoder]=decoder [websocket-inflater]=inflate)
 
 case "$target" in
-  all) targets=(request-parser chunked-decoder forward-request-parser) ;;
-  request-parser|chunked-decoder|forward-request-parser) targets=("$target") ;;
+  all) targets=(request-parser chunked-decoder forward-request-parser websocket-decoder websocket-inflater) ;;
+  request-parser|chunked-decoder|forward-request-parser|websocket-decoder|websocket-inflater) targets=("$target") ;;
   *) usage ;;
 esac
 
@@ -65,7 +69,7 @@ report() { # target, log, Maven's exit status, generated corpus directory
 
 cd "$here"
 echo "fuzz: building (./mvnw test-compile)" >&2
-./mvnw -q -B -pl ajp -am test-compile >&2
+./mvnw -q -B -pl ajp,websocket -am test-compile >&2
 
 failed=0
 for name in "${targets[@]}"; do
@@ -73,7 +77,7 @@ for name in "${targets[@]}"; do
   log="$here/$mod/target/fuzz-$name.log"
   echo "fuzz: $name for $duration (log: ${log#"$here"/})" >&2
   status=0
-  # -am: ajp needs http built; the test filter leaves http's tests out.
+  # -am: ajp needs http built; the test filter leaves http's tests out (websocket needs nothing).
   JAZZER_FUZZ=1 ./mvnw -B -pl "$mod" -am test \
       -Dtest="${test[$name]}#${method[$name]}" -Dsurefire.failIfNoSpecifiedTests=false \
       -Djazzer.max_duration="$duration" > "$log" 2>&1 || status=$?

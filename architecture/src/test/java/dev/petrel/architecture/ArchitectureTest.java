@@ -28,6 +28,7 @@ class ArchitectureTest {
     private static final List<String> MODULES = List.of(
             "dev/petrel/http/RequestParser.class",
             "dev/petrel/http2/FrameReader.class",
+            "dev/petrel/websocket/MessageDecoder.class",
             "dev/petrel/ajp/ForwardRequestParser.class",
             "dev/petrel/server/Server.class",
             "dev/petrel/metrics/PrometheusExporter.class",
@@ -52,6 +53,7 @@ class ArchitectureTest {
         assertNoArrow(in("dev.petrel.http", "dev.petrel.http2", "dev.petrel.ajp"),
                 to -> !in("dev.petrel.http", "dev.petrel.http2", "dev.petrel.ajp").test(to));
         assertNoArrow(in("dev.petrel.http"), in("dev.petrel.http2", "dev.petrel.ajp"));
+        assertNoArrow(in("dev.petrel.websocket"), to -> !in("dev.petrel.websocket").test(to));
     }
 
     /** What a handler sees (Request, Response, Router, the settings, static files) is built on the engine, never the other way. */

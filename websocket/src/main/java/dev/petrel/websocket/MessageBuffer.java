@@ -49,13 +49,15 @@ final class MessageBuffer {
     }
 
     /**
-     * Makes room for {@code n} more bytes that have arrived.
+     * Makes room for {@code n} more bytes that have arrived, of a frame that ends {@code frameEnd}
+     * bytes into the message: the array doubles, but not past the frame's end, so that a message
+     * ending with the frame fills its array exactly.
      *
      * @throws WebSocketException 1009 when they would take the message past its limit
      */
-    void reserve(int n) throws WebSocketException {
+    void reserve(int n, long frameEnd) throws WebSocketException {
         if ((long) size + n > maxSize) throw tooBig();
-        if (size + n > array.length) resize(Math.max(size + n, grown()));
+        if (size + n > array.length) resize((int) Math.max(size + n, Math.min(grown(), frameEnd)));
     }
 
     /**

@@ -209,9 +209,9 @@ public final class MessageDecoder {
             }
             return;
         }
-        message.reserve(n);
-        byte[] bytes = message.array();
         int at = message.size();
+        message.reserve(n, at + n + frameRemaining);
+        byte[] bytes = message.array();
         in.get(bytes, at, n);
         if (header.masked) keyIndex = Masking.apply(bytes, at, n, header.maskKey, keyIndex);
         message.advance(n);

@@ -7,6 +7,7 @@ package dev.petrel.websocket;
  * that never quotes the input.
  */
 public final class WebSocketException extends Exception {
+    /** The close code to fail the connection with. */
     private final int closeCode;
 
     /**

@@ -12,8 +12,9 @@ import java.util.function.Supplier;
 
 /**
  * Feeds bytes to a {@link MessageDecoder} the way a connection would: whole, split in two at
- * every byte boundary, one byte at a time, and from a direct buffer whose content does not start
- * at 0, through one read buffer that is compacted between reads and has its free space scribbled
+ * every byte boundary (for inputs over 4 KiB: the first and last 64 and every 509th, or the
+ * splits would take minutes), one byte at a time, and from a direct buffer whose content does
+ * not start at 0, through one read buffer that is compacted between reads and has its free space scribbled
  * over (a decoder that kept a reference to consumed bytes instead of copying them would be
  * caught). Every way must give the same outcome: the same messages and control frames, the same
  * failure, stopping after the same close frame.

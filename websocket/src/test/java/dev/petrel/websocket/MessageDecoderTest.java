@@ -383,6 +383,30 @@ class MessageDecoderTest {
         assertThat(allocatedPerMessage(client(FIN | PING, new byte[8]))).as("per ping").isLessThanOrEqualTo(24);
     }
 
+    @Test
+    void aLargeFrameArrivingInPiecesEndsInAnArrayOfItsOwnSize() throws Exception {
+        byte[] payload = new byte[1_000_000];
+        for (int i = 0; i < payload.length; i++) payload[i] = (byte) i;
+        byte[] frame = client(FIN | BINARY, payload);
+        List<ByteBuffer> pieces = new java.util.ArrayList<>();
+        for (int at = 0; at < frame.length; at += 16 * 1024) pieces.add(ByteBuffer.wrap(frame, at, Math.min(16 * 1024, frame.length - at)));
+        MessageDecoder decoder = serverDecoder().get();
+        byte[][] received = new byte[1][];
+        MessageSink sink = new DecoderFeeding.Recorder() {
+            @Override
+            public void binary(byte[] message) {
+                received[0] = message;
+            }
+        };
+        long before = Allocations.currentThread();
+        for (ByteBuffer piece : pieces) assertThat(decoder.decode(piece, sink)).isTrue();
+        long allocated = Allocations.currentThread() - before;
+        assertThat(received[0]).isEqualTo(payload);
+        // 64 KiB ahead, doubling to 512 KiB, then the frame's exact size (some 1.98 MB in all), and
+        // no copy at the end: the array the message was read into is handed over
+        assertThat(allocated).as("bytes allocated").isLessThan(2_100_000);
+    }
+
     private static long allocatedPerMessage(byte[] frame) throws Exception {
         ByteBuffer in = ByteBuffer.wrap(frame);
         MessageDecoder decoder = serverDecoder().get();
