@@ -41,30 +41,10 @@ if [ $# -gt 0 ]; then groups=("$@"); else
   # one run per group: the large ones (9: up to 16 MiB messages, 12 and 13: compression) apart
   groups=("1.*" "2.*" "3.*" "4.*" "5.*" "6.*" "7.*" "9.*" "10.*" "12.*" "13.*")
 fi
-pid=
-stop_server() {
-  if [ -n "$pid" ]; then
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-    pid=
-  fi
-}
-trap stop_server EXIT
+# shellcheck source=scripts/private-serve.sh
+. "$here/scripts/private-serve.sh"
+trap petrel_serve_stop EXIT
 trap 'exit 143' TERM INT
-
-start_server() {
-  local transport=$1 log="$out/server-$1.log"
-  "$here/petrel" serve --transport "$transport" --port "$port" --log-level warn > "$log" 2>&1 &
-  pid=$!
-  for _ in $(seq 1 1800); do # the first start may compile the server
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  cat "$log" >&2
-  echo "autobahn: the $transport server did not start" >&2
-  return 1
-}
 
 # Counts the verdicts of index.json files: "OK 301, NON-STRICT 2, ..."; lists FAILED and ERROR cases on stderr-free lines.
 summarize() {
@@ -92,7 +72,8 @@ PY
 
 status=0
 for transport in $transports; do
-  start_server "$transport" || { status=1; stop_server; continue; }
+  petrel_serve "$out/server-$transport.log" "$port" -- --transport "$transport" --port "$port" --log-level warn \
+    || { status=1; petrel_serve_stop; continue; }
   reports=()
   for group in "${groups[@]}"; do
     dir="$out/$transport/${group//\*/all}"
@@ -108,6 +89,6 @@ for transport in $transports; do
   echo "autobahn $transport: $(head -n 1 <<< "$summary")"
   bad=$(sed -n 2p <<< "$summary")
   if [ -n "$bad" ]; then echo "  ${bad/BAD/failed:}"; status=1; fi
-  stop_server
+  petrel_serve_stop
 done
 exit $status

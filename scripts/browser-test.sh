@@ -28,21 +28,17 @@ fi
 port=${PETREL_BROWSER_PORT:-18650}
 https_port=$((port + 1))
 work=$(mktemp -d)
-pid=
+# shellcheck source=scripts/private-serve.sh
+. "$here/scripts/private-serve.sh"
 cleanup() {
-  if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  petrel_serve_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 143' TERM INT
 
-"$here/petrel" serve --port "$port" --https-port "$https_port" --tls-dir "$work/tls" --log-level warn > "$out/server.log" 2>&1 &
-pid=$!
-for _ in $(seq 1 1800); do # the first start may compile the server
-  if (exec 3<>"/dev/tcp/127.0.0.1/$https_port") 2>/dev/null && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
-  kill -0 "$pid" 2>/dev/null || { cat "$out/server.log" >&2; echo "browser test: the server did not start" >&2; exit 1; }
-  sleep 0.1
-done
+petrel_serve "$out/server.log" "$port" "$https_port" -- --port "$port" --https-port "$https_port" --tls-dir "$work/tls" \
+  --log-level warn || exit 1
 
 status=0
 for url in "http://127.0.0.1:$port/chat.html" "https://127.0.0.1:$https_port/chat.html"; do

@@ -48,16 +48,10 @@ port=${PETREL_H2SPEC_PORT:-18620}
 https_port=$((port + 1))
 transports=${PETREL_H2SPEC_TRANSPORTS:-blocking virtual nio}
 work=$(mktemp -d)
-pid=
-stop_server() {
-  if [ -n "$pid" ]; then
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-    pid=
-  fi
-}
+# shellcheck source=scripts/private-serve.sh
+. "$here/scripts/private-serve.sh"
 cleanup() {
-  stop_server
+  petrel_serve_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -65,21 +59,8 @@ trap 'exit 143' TERM INT
 
 # Starts ./petrel serve on $port (HTTP/1.1 and h2c) and $https_port (TLS on engine $2), transport $1.
 start_server() {
-  local transport=$1 engine=$2 log="$out/server-$1-$2.log"
-  "$here/petrel" serve --transport "$transport" --port "$port" --h2c --https-port "$https_port" \
-    --tls-engine "$engine" --tls-dir "$work/tls" --log-level warn > "$log" 2>&1 &
-  pid=$!
-  # the first start may compile the server (./petrel builds what is stale)
-  for _ in $(seq 1 1800); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$https_port") 2>/dev/null && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      return 0
-    fi
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  cat "$log" >&2
-  echo "h2spec: the $transport server ($engine) did not start" >&2
-  return 1
+  petrel_serve "$out/server-$1-$2.log" "$port" "$https_port" -- --transport "$1" --port "$port" --h2c \
+    --https-port "$https_port" --tls-engine "$2" --tls-dir "$work/tls" --log-level warn
 }
 
 # Lists the cases of a JUnit report as "NAME ok|failed|skipped", NAME as h2spec names them (http2/5.1/8).
@@ -102,7 +83,7 @@ http1_answer_to_invalid_preface() {
 status=0
 for transport in $transports; do
   for engine in jsse native; do
-    start_server "$transport" "$engine" || { status=1; stop_server; continue; }
+    start_server "$transport" "$engine" || { status=1; petrel_serve_stop; continue; }
     variants="tls"
     [ "$engine" = jsse ] && variants="tls h2c" # h2c is the same on either engine: tested once per transport
     for variant in $variants; do
@@ -146,7 +127,7 @@ for transport in $transports; do
         echo "$line"
       fi
     done
-    stop_server
+    petrel_serve_stop
   done
 done
 exit $status
