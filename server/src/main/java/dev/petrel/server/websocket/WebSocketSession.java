@@ -42,7 +42,7 @@ final class WebSocketSession implements WebSocket {
     private final ArrayDeque<WebSocketMessage> received = new ArrayDeque<>();
     private final Sink sink = new Sink();
     private final ByteBuffer in = ByteBuffer.allocate(READ_BUFFER).flip();
-    private boolean inputEnded; // the client's close came, the connection ended, or the session failed
+    private volatile boolean inputEnded; // read by isOpen() from any thread; the client's close came, the connection ended, or the session failed
     private volatile boolean closeSent;
     private volatile int closeCode; // 0 while open
     private final AtomicBoolean lingering = new AtomicBoolean();
