@@ -84,11 +84,12 @@ final class MessageInflater {
                 throw corrupt("corrupt DEFLATE data");
             }
             if (n > 0) {
-                int at = out.size();
-                out.advance(n);
-                if (text != null && !text.feed(out.array(), at, n)) {
+                // every byte inflated is checked before the limit is: otherwise text both invalid and
+                // too long would get 1007 or 1009 depending on how its output happened to be cut
+                if (text != null && !text.feed(out.array(), out.size(), n)) {
                     throw new WebSocketException(CloseCodes.INVALID_PAYLOAD, "text message not valid UTF-8");
                 }
+                out.advance(n);
                 continue;
             }
             if (in.needsInput() || in.finished()) break;

@@ -53,8 +53,13 @@ class MessageInflaterJazzerTest {
         MessageInflater split = new MessageInflater(peerResets);
         try {
             Outcome first = inflate(whole, limit, text, List.of(payload));
-            assertThat(inflate(split, limit, text, List.of(Arrays.copyOf(payload, at), Arrays.copyOfRange(payload, at, payload.length))))
-                    .as("cut at %d", at).isEqualTo(first);
+            Outcome pieces = inflate(split, limit, text, List.of(Arrays.copyOf(payload, at), Arrays.copyOfRange(payload, at, payload.length)));
+            // A stream that is corrupt only after its output passed the limit is both, and may fail
+            // with either code: the JDK's Inflater drops what the call that meets the corruption
+            // inflated, so whether the limit was seen first depends on where that call began, that
+            // is, on how the input was cut (crash inputs a136813 and b7f6485). Anything else must
+            // come out the same whole and cut.
+            if (!bothCorruptAndTooBig(first, pieces)) assertThat(pieces).as("cut at %d", at).isEqualTo(first);
             Outcome expected = reference(payload, limit);
             if (first.failure() == 0) {
                 assertThat(first.inflated()).isEqualTo(expected.inflated());
@@ -73,6 +78,11 @@ class MessageInflaterJazzerTest {
             whole.close();
             split.close();
         }
+    }
+
+    private static boolean bothCorruptAndTooBig(Outcome a, Outcome b) {
+        return a.failure() != b.failure()
+                && List.of(a.failure(), b.failure()).containsAll(List.of(CloseCodes.INVALID_PAYLOAD, CloseCodes.MESSAGE_TOO_BIG));
     }
 
     /** Inflates one message given in {@code pieces}, as the decoder does. */
