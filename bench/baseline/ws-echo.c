@@ -293,12 +293,12 @@ static size_t echo_frames(struct conn *c, size_t pos) {
             size_t have = c->in_len - pos;
             if (have < 2) break;
             uint8_t first = (uint8_t)c->in[pos], second = (uint8_t)c->in[pos + 1];
+            if (!(second & 0x80) || (first & 0x70)) return (size_t)-1;   /* unmasked, or reserved bits */
             size_t length_bytes = (second & 0x7F) == 126 ? 2 : (second & 0x7F) == 127 ? 8 : 0;
             size_t header_len = 2 + length_bytes + 4;
             if (have < header_len) break;
             uint8_t opcode = first & 0x0F;
             int control = (opcode & 0x8) != 0;
-            if (!(second & 0x80) || (first & 0x70)) return (size_t)-1;   /* unmasked, or reserved bits */
             if (opcode > 0x2 && opcode != OP_CLOSE && opcode != OP_PING && opcode != OP_PONG) return (size_t)-1;
             uint64_t len = second & 0x7F;
             if (length_bytes == 2) {
