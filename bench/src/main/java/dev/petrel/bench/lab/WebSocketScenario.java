@@ -78,32 +78,32 @@ final class WebSocketScenario implements Scenario {
     }
 
     private int textRoundTrips() {
-        return quick ? 2_000 : 100_000;
+        return quick ? 1_000 : 100_000;
     }
 
     private int textWarmup() {
-        return quick ? 500 : 20_000;
+        return quick ? 200 : 20_000;
     }
 
     private int binaryRoundTrips() {
-        return quick ? 200 : 10_000;
+        return quick ? 40 : 10_000;
     }
 
     private int binaryWarmup() {
-        return quick ? 50 : 2_000;
+        return quick ? 10 : 2_000;
     }
 
     private Duration rateWarmup() {
-        return quick ? Duration.ofMillis(500) : Duration.ofSeconds(5);
+        return quick ? Duration.ofMillis(250) : Duration.ofSeconds(5);
     }
 
     private Duration rateWindow() {
-        return quick ? Duration.ofSeconds(1) : Duration.ofSeconds(10);
+        return quick ? Duration.ofMillis(500) : Duration.ofSeconds(10);
     }
 
     /** Idle sessions held. */
     int sessions() {
-        return quick ? 500 : 10_000;
+        return quick ? 300 : 10_000;
     }
 
     private Duration settle() {
@@ -167,7 +167,7 @@ final class WebSocketScenario implements Scenario {
                 "The same echo and tool as above, in the same run of the tool across CPUs, after the round trips: "
                         + RATE_CONNECTIONS + " connections on one selector thread, each with one `HelloWorld` text message in "
                         + "flight (the next sent when its echo is back, as wrk keeps one request in flight per connection), "
-                        + rateWarmup().toMillis() + " ms of warm-up, then " + rateWindow().toSeconds() + " s measured. "
+                        + rateWarmup().toMillis() + " ms of warm-up, then " + rateWindow().toMillis() + " ms measured. "
                         + "**Messages/s** = echoes back within the window / the window; p50 and p99 of each message's round "
                         + "trip in it. **Server CPU per message** = the server's user and system CPU ticks over the window "
                         + "(`/proc/PID/stat`, read by the tool when the window opens and closes; CLK_TCK) / the echoes. One "

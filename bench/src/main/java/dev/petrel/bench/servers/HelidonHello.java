@@ -34,7 +34,10 @@ import java.util.function.Consumer;
  * (Helidon hands a listener a message's frames as they arrive, each with its {@code last} flag, and
  * sends them the same way), on the connection's virtual thread. The listener is given the
  * protocol's configuration with frames up to 1 MiB (Helidon limits frames, not messages); Helidon
- * negotiates no extension.
+ * negotiates no extension. Seen with 4.5.0 and left as its users get it: Helidon keeps Nagle's
+ * algorithm on ({@code SocketOptions.tcpNoDelay} defaults to false), so the last piece of a 64 KiB
+ * echo, written in several, waits for the client's delayed ACK: about 44 ms a round trip, 2.5 ms
+ * with {@code tcpNoDelay(true)}. The HelloWorld answers go out in one write and never wait.
  */
 public final class HelidonHello {
     private HelidonHello() {}

@@ -84,7 +84,7 @@ class WebSocketScenarioTest {
         assertThat(new WebSocketScenario(false, true, paths()).info().variants())
                 .containsExactly(WebSocketScenario.TEXT_SAME, WebSocketScenario.BINARY_ACROSS);
         assertThat(sections.get(2).variants()).containsExactly("10,000 idle sessions");
-        assertThat(scenario(true).sections().get(2).variants()).containsExactly("500 idle sessions");
+        assertThat(scenario(true).sections().get(2).variants()).containsExactly("300 idle sessions");
     }
 
     @Test
