@@ -5,6 +5,8 @@
 # verdict, the cases that FAILED or ended in ERROR, and exits non-zero when any did.
 #   scripts/autobahn.sh [CASE ...]    CASE: an Autobahn case id or glob (default: every case)
 # Environment: PETREL_AUTOBAHN_PORT (default 18640); PETREL_AUTOBAHN_TRANSPORTS (default "nio");
+# PETREL_AUTOBAHN_PARALLELISM, cases run at once (default 2: the compression groups are bound by the
+# client's CPU, and each case has its own connection);
 # KOSOKU, the kosoku command (default: kosoku on PATH, or one installed with pip into
 # target/autobahn/venv when missing).
 # Each server is a private ./petrel serve on 127.0.0.1, stopped by its PID. Every wait is bounded:
@@ -96,7 +98,7 @@ for transport in $transports; do
     dir="$out/$transport/${group//\*/all}"
     rm -rf "$dir"; mkdir -p "$out/$transport"
     # kosoku exits 1 when a case did not pass; its report says which
-    timeout 600 "$kosoku" -m fuzzingclient -i "$group" -o "$dir" "ws://127.0.0.1:$port/ws/echo" \
+    timeout 600 "$kosoku" -m fuzzingclient -p "${PETREL_AUTOBAHN_PARALLELISM:-2}" -i "$group" -o "$dir" "ws://127.0.0.1:$port/ws/echo" \
       > "$dir.txt" 2>&1 || true
     if [ -s "$dir/index.json" ]; then reports+=("$dir/index.json"); else
       echo "autobahn $transport: no report for cases $group (see $dir.txt)"; status=1

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.petrel.http.ByteSink;
 import dev.petrel.http2.HpackDecoder.Result;
 import dev.petrel.http2.HpackTesting.Decoded;
+import dev.petrel.testkit.Allocations;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 

@@ -178,12 +178,12 @@ public final class TomcatDistribution implements AutoCloseable {
             else Files.copy(path, jar);
             found++;
         }
-        if (found < 5) throw new IOException("Petrel's http, http2, ajp, server and tomcat jars were not all on the class path");
+        if (found < 6) throw new IOException("Petrel's http, http2, websocket, ajp, server and tomcat jars were not all on the class path");
     }
 
     private static String petrelModule(Path path) {
         String text = path.toString();
-        for (String module : new String[] {"http", "http2", "ajp", "server", "tomcat"}) { // docs/tomcat.md's recipe: petrel-server needs http2
+        for (String module : new String[] {"http", "http2", "websocket", "ajp", "server", "tomcat"}) { // docs/tomcat.md's recipe: petrel-server needs http2 and websocket
             if (text.endsWith("/" + module + "/target/classes") || path.getFileName().toString().matches("petrel-" + module + "-[0-9].*\\.jar")) {
                 return module;
             }

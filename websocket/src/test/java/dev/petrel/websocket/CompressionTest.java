@@ -15,6 +15,7 @@ import static dev.petrel.websocket.WireFrames.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.petrel.testkit.Allocations;
 import dev.petrel.websocket.DecoderFeeding.Event;
 import java.nio.ByteBuffer;
 import java.util.HexFormat;

@@ -11,6 +11,8 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -30,7 +33,9 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class WebSocketTest {
+    /** RFC 6455 section 1.3's example key, and the accept key it gives. */
     private static final String KEY = "dGhlIHNhbXBsZSBub25jZQ==";
+    private static final String ACCEPT = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=";
 
     private static final WebSocketHandler ECHO = socket -> {
         for (WebSocketMessage message; (message = socket.receive()) != null; ) {
@@ -162,8 +167,18 @@ class WebSocketTest {
         }
     }
 
-    /** RFC 6455 section 1.3's example: the accept key of {@link #KEY}. */
-    private static final String ACCEPT = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=";
+    @TransportTest
+    void overHttp2TheRouteSaysItCarriesNoWebSocketYet(Transport kind) throws Exception {
+        Assumptions.assumeTrue(kind.tls(), "HTTP/2 is offered by ALPN on HTTPS");
+        try (Server server = start(kind, WebSocketConfig.DEFAULT, ECHO);
+             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
+                     .sslContext(TestCertificate.get().clientContext()).connectTimeout(Duration.ofSeconds(5)).build()) {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+                    URI.create("https://127.0.0.1:" + server.address().getPort() + "/ws")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
+            assertThat(response.statusCode()).as("RFC 8441 is not served yet").isEqualTo(501);
+        }
+    }
 
     @TransportTest
     void aClientThatBreaksTheProtocolIsClosedWithTheRfcsCode(Transport kind) throws Exception {

@@ -1,4 +1,4 @@
-package dev.petrel.websocket;
+package dev.petrel.testkit;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -6,10 +6,10 @@ import java.lang.invoke.MethodType;
 
 /**
  * The bytes the current thread has allocated, from {@code com.sun.management.ThreadMXBean}. Looked
- * up at run time: this module does not read {@code jdk.management}, and its tests run on the class
- * path, where every module is there to be found.
+ * up at run time: the codec modules whose tests use it do not read {@code jdk.management}, and their
+ * tests run on the class path, where every module is there to be found.
  */
-final class Allocations {
+public final class Allocations {
     private static final Object THREADS;
     private static final MethodHandle ALLOCATED;
 
@@ -29,7 +29,7 @@ final class Allocations {
     private Allocations() {}
 
     /** The bytes allocated so far by the calling thread. */
-    static long currentThread() {
+    public static long currentThread() {
         try {
             return (long) ALLOCATED.invokeExact(THREADS);
         } catch (Throwable e) {
