@@ -20,6 +20,9 @@ final class Applicability {
 
     /** Why {@code scenario} can give {@code server} no figure, in a few words, or {@code null} when it can. */
     static String reason(Scenario scenario, ServerSpec server) {
+        if (!server.servesScenario(scenario.info().name())) {
+            return "the " + server.onlyIn() + " scenario's own server";
+        }
         if (server.application() != scenario.application()) {
             return server.application() ? "serves the Spring Boot application, measured by the tomcat scenarios"
                     : "serves the lab's HelloWorld; the tomcat scenarios measure the Spring Boot application";

@@ -171,13 +171,21 @@ final class IdleScenario implements Scenario {
 
     @Override
     public String unavailable() {
+        return descriptorShortage(connections());
+    }
+
+    /**
+     * Why the lab's JVM cannot hold {@code connections} connections of its own (its file descriptor
+     * limit is too low), or {@code null} when it can or cannot tell.
+     */
+    static String descriptorShortage(int connections) {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (!(os instanceof UnixOperatingSystemMXBean unix)) return null; // cannot tell; the connects will say
-        long needed = connections() + unix.getOpenFileDescriptorCount() + SPARE_DESCRIPTORS;
+        long needed = connections + unix.getOpenFileDescriptorCount() + SPARE_DESCRIPTORS;
         long limit = unix.getMaxFileDescriptorCount();
         if (limit >= needed) return null;
         return "the lab's JVM may open " + limit + " file descriptors and needs about " + needed + " for "
-                + connections() + " connections; raise the hard limit (ulimit -Hn) to at least " + needed;
+                + connections + " connections; raise the hard limit (ulimit -Hn) to at least " + needed;
     }
 
     @Override

@@ -89,9 +89,11 @@ public final class Lab {
         List<Scenario> scenarios = new ArrayList<>();
         for (String name : options.scenarios()) scenarios.add(scenario(name, options.quick(), sameCpuOnly, paths));
         scenarios.forEach(s -> s.sections().forEach(results::scenario));
-        // only the servers some scenario of this run measures: HelloWorld servers, the tomcat scenarios' applications, or both
+        // only the servers some scenario of this run measures: HelloWorld servers, the tomcat scenarios' applications, or both,
+        // and a scenario's own server (the WebSocket floor) only in a run of that scenario
         List<ServerSpec> servers = selected.stream()
-                .filter(s -> scenarios.stream().anyMatch(sc -> sc.application() == s.application())).toList();
+                .filter(s -> scenarios.stream().anyMatch(sc -> sc.application() == s.application()
+                        && s.servesScenario(sc.info().name()))).toList();
         servers.forEach(s -> results.server(new ServerInfo(s.name(), s.group(), s.description(), null)));
         LabCertificate tls = null;
         if (scenarios.stream().anyMatch(Scenario::https)) tls = LabCertificate.obtain(paths.tls(), paths.keytool());
@@ -174,8 +176,8 @@ public final class Lab {
                 }
                 Path log = dir.resolve("logs").resolve(spec.name() + ".log");
                 Path folder = dir.resolve("servers").resolve(spec.name());
-                try (RunningServer server = RunningServer.start(spec, PORT, tls, scenario.ajp(), scenario.http2(), cpu.serverCpu(), log, folder,
-                        Duration.ofSeconds(60))) {
+                try (RunningServer server = RunningServer.start(spec, PORT, tls, scenario.ajp(), scenario.http2(),
+                        scenario.webSocket(), cpu.serverCpu(), log, folder, Duration.ofSeconds(60))) {
                     captureSample(results, spec, server);
                     scenario.measure(new Measurement(name, server, PORT, tls, pass, cpu.serverCpu(), cpu.clientCpu(), options.quick(),
                             dir.resolve("raw"), results, progress));
@@ -260,6 +262,7 @@ public final class Lab {
             case "tomcat-ramp" -> RampScenario.tomcat(quick);
             case "tls" -> new TlsScenario(quick);
             case "h2" -> new H2Scenario(quick);
+            case "websocket" -> new WebSocketScenario(quick, sameCpuOnly, paths);
             default -> throw new LabException("unknown scenario " + name);
         };
     }

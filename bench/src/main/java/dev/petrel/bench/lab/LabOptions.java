@@ -25,7 +25,7 @@ import java.util.Set;
 record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, int passes, boolean publish,
                   boolean sameCpuOnly, Path before) {
     static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "tail", "ramp", "idle", "idle-tls", "ajp",
-            "tomcat", "tomcat-ramp", "tls", "h2", "failover");
+            "tomcat", "tomcat-ramp", "tls", "h2", "websocket", "failover");
 
     /**
      * The help, kept in one file, {@code help.txt} beside this class in the resources: the launcher

@@ -24,6 +24,15 @@ record LabPaths(Path home, Path java) {
         return home.resolve("bench/target/baseline/dummy");
     }
 
+    /** The C floor of the websocket scenario, built beside the other ({@link BaselineBuild}). */
+    Path webSocketFloorSource() {
+        return home.resolve("bench/baseline/ws-echo.c");
+    }
+
+    Path webSocketFloorBinary() {
+        return home.resolve("bench/target/baseline/ws-echo");
+    }
+
     Path page() {
         // the demo site's article: the page every server sends in the single-cpu scenario
         return home.resolve("server/src/main/resources/dev/petrel/server/demo/site/article.html");

@@ -89,12 +89,21 @@ final class LatencyScenario implements Scenario {
      */
     @Override
     public void derive(RunResults results) {
+        deriveOverhead(results, "latency");
+    }
+
+    /**
+     * Adds {@code overhead_us} to every {@code mean_us} sample of {@code scenario} (a section's
+     * name): the sample less the round trip of the first baseline server of the run that has one in
+     * the same variant and pass. The websocket scenario's round trips use it too, over its C floor.
+     */
+    static void deriveOverhead(RunResults results, String scenario) {
         List<String> baselines = results.servers().stream()
                 .filter(s -> s.group() == dev.petrel.bench.model.ServerInfo.Group.BASELINE).map(s -> s.name()).toList();
         Map<String, Double> floor = new HashMap<>(); // variant + pass -> the baseline's round trip
         Map<String, Integer> floorRank = new HashMap<>(); // and the rank in the run of the baseline it came from
         List<Sample> rounds = results.samples().stream()
-                .filter(s -> s.scenario().equals("latency") && s.metric().equals("mean_us")).toList();
+                .filter(s -> s.scenario().equals(scenario) && s.metric().equals("mean_us")).toList();
         for (Sample s : rounds) {
             int rank = baselines.indexOf(s.server());
             String key = s.variant() + "#" + s.pass();

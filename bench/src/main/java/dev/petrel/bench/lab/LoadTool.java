@@ -18,6 +18,11 @@ enum LoadTool {
     /** The lab's idle-connection client ({@link IdleClient}): HTTP/1.1 keep-alive. */
     IDLE_CLIENT("the idle-connection client", null),
     /**
+     * The lab's WebSocket clients: the load tool ({@link WebSocketLoad}) and the idle-session client
+     * ({@link WebSocketIdleClient}), both speaking WebSocket over HTTP/1.1's upgrade.
+     */
+    WEBSOCKET("the lab's WebSocket clients", null),
+    /**
      * openssl's s_time and s_client: one connection at a time, each a TLS handshake and one
      * {@code GET / HTTP/1.0} (s_client sends the lab's), the session offered again when asked.
      */

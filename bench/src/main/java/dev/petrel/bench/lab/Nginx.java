@@ -46,7 +46,7 @@ final class Nginx {
     static ServerSpec spec(LabPaths paths) {
         String description = version() + " (the system's, TLS by " + openSsl() + "), one worker process: the non-Java "
                 + "reference, a baseline rather than a peer";
-        return new ServerSpec(NAME, Group.BASELINE, description, (port, tls, ajp, h2, folder) -> {
+        return new ServerSpec(NAME, Group.BASELINE, description, (port, tls, ajp, h2, webSocket, folder) -> {
             try {
                 Files.createDirectories(folder.resolve("temp"));
                 Files.writeString(folder.resolve(CONFIG), config(port, tls, folder, paths.page(), isRoot()),

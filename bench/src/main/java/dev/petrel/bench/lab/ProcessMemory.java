@@ -44,6 +44,19 @@ final class ProcessMemory {
     static Reading read(Measurement run, String variant, String label) throws IOException, InterruptedException {
         double heap = Double.NaN;
         if (run.server().spec().jvm()) heap = heapAfterGc(run, variant, label);
+        return new Reading(serverRssKib(run), heap);
+    }
+
+    /**
+     * The resident set of the server of {@code run} alone, without a GC or a heap reading (its heap
+     * is NaN): what a {@code --quick} run reads, where two {@code jcmd} starts per server would take
+     * longer than the rest of its step.
+     */
+    static Reading readRss(Measurement run) throws IOException {
+        return new Reading(serverRssKib(run), Double.NaN);
+    }
+
+    private static double serverRssKib(Measurement run) throws IOException {
         double rss = rssKib(status(run.server().pid()));
         for (long child : run.server().descendants()) {
             try {
@@ -52,7 +65,7 @@ final class ProcessMemory {
                 // a process that ended since it was listed holds nothing
             }
         }
-        return new Reading(rss, heap);
+        return rss;
     }
 
     /** The text of {@code /proc/PID/status}. */

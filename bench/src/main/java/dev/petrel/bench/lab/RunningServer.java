@@ -64,8 +64,18 @@ final class RunningServer implements AutoCloseable {
      */
     static RunningServer start(ServerSpec spec, int port, LabCertificate tls, boolean ajp, boolean h2, int cpu, Path log,
                                Path folder, Duration readyLimit) throws IOException, InterruptedException {
+        return start(spec, port, tls, ajp, h2, false, cpu, log, folder, readyLimit);
+    }
+
+    /**
+     * {@link #start(ServerSpec, int, LabCertificate, boolean, boolean, int, Path, Path, Duration)}, and
+     * with {@code webSocket} the lab's WebSocket echo too where the server speaks WebSocket
+     * ({@link ServerSpec.Command#line}). The readiness check stays {@code GET /}.
+     */
+    static RunningServer start(ServerSpec spec, int port, LabCertificate tls, boolean ajp, boolean h2, boolean webSocket,
+                               int cpu, Path log, Path folder, Duration readyLimit) throws IOException, InterruptedException {
         Files.createDirectories(log.getParent());
-        List<String> command = spec.command().line(port, spec.tls() ? tls : null, ajp && spec.ajp(), h2, folder);
+        List<String> command = spec.command().line(port, spec.tls() ? tls : null, ajp && spec.ajp(), h2, webSocket, folder);
         Process process = new ProcessBuilder(Commands.pinned(cpu, command))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))

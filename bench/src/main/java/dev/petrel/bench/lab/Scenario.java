@@ -67,6 +67,15 @@ interface Scenario {
     }
 
     /**
+     * Whether the servers that can should also serve the lab's WebSocket echo on their HTTP port
+     * (servers/LabWebSocket). Only the scenario that measures WebSocket asks, so that no other
+     * scenario's servers are changed by it (Tomcat's WebSocket filter sees every request).
+     */
+    default boolean webSocket() {
+        return false;
+    }
+
+    /**
      * Whether this scenario measures the Spring Boot application servers of the tomcat scenarios
      * ({@link ServerSpec#application()}) instead of the lab's HelloWorld servers. A server of the
      * other kind is left out of the scenario, and out of the report when no scenario of the run has it.

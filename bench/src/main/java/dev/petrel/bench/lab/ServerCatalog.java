@@ -3,6 +3,7 @@ package dev.petrel.bench.lab;
 import dev.petrel.bench.model.ServerInfo.Group;
 import dev.petrel.bench.servers.LabAjp;
 import dev.petrel.bench.servers.LabH2;
+import dev.petrel.bench.servers.LabWebSocket;
 import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.config.TransportKind;
 import java.io.IOException;
@@ -29,6 +30,12 @@ final class ServerCatalog {
      * its HTTP port, h2 by ALPN on its HTTPS port (servers/LabH2; one constant for both).
      */
     static final String H2_PROPERTY = LabH2.PROPERTY;
+
+    /** The system property that asks a JVM server for the WebSocket echo ({@code true}; servers/LabWebSocket). */
+    static final String WEBSOCKET_PROPERTY = LabWebSocket.PROPERTY;
+
+    /** The WebSocket scenario's C floor, the only server that scenario alone runs. */
+    static final String WEBSOCKET_FLOOR = "baseline-c-ws";
 
     /** The system property that asks Petrel or Tomcat for AJP; its value is the AJP port (HTTP port + 2). */
     static final String AJP_PROPERTY = LabAjp.PROPERTY;
@@ -64,8 +71,13 @@ final class ServerCatalog {
         List<ServerSpec> servers = new ArrayList<>();
         servers.add(new ServerSpec("baseline-c", Group.BASELINE,
                 "do-nothing C server (epoll, one thread, fixed responses): the physical floor",
-                (port, tls, ajp, h2, folder) -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString()),
+                (port, tls, ajp, h2, webSocket, folder) -> List.of(paths.baselineBinary().toString(), Integer.toString(port), paths.page().toString()),
                 false, false));
+        // the websocket scenario's floor: a C server like the one above that echoes WebSocket frames
+        servers.add(new ServerSpec(WEBSOCKET_FLOOR, Group.BASELINE,
+                "do-nothing C WebSocket echo (epoll, one thread, frames echoed as they are read): the WebSocket floor",
+                (port, tls, ajp, h2, webSocket, folder) -> List.of(paths.webSocketFloorBinary().toString(), Integer.toString(port)),
+                false, false).onlyIn(WebSocketScenario.NAME));
         for (TransportKind kind : TransportKind.values()) {
             servers.add(java(paths, "petrel-" + kind.cliName(), Group.PETREL, "Petrel " + kind.cliName() + " transport",
                     true, "PetrelHello", kind.cliName()));
@@ -171,7 +183,7 @@ final class ServerCatalog {
 
     /** {@code java -jar hello.jar}, Petrel on the given transport or, for {@code null}, switched off. */
     private static ServerSpec bootJar(LabPaths paths, String name, Group group, String description, TransportKind petrel) {
-        return new ServerSpec(name, group, description, (port, tls, ajp, h2, folder) -> {
+        return new ServerSpec(name, group, description, (port, tls, ajp, h2, webSocket, folder) -> {
             List<String> command = new ArrayList<>();
             command.add(paths.java().toString());
             command.addAll(JVM_OPTIONS);
@@ -187,7 +199,7 @@ final class ServerCatalog {
      */
     private static ServerSpec bootWar(LabPaths paths, String name, Group group, String description, TransportKind petrel) {
         return new ServerSpec(name, group, description,
-                (port, tls, ajp, h2, folder) -> StandaloneTomcat.command(paths, name, port, tls, petrel), true, true, false, true);
+                (port, tls, ajp, h2, webSocket, folder) -> StandaloneTomcat.command(paths, name, port, tls, petrel), true, true, false, true);
     }
 
     /** The version of Tomcat embedded in the example's jar, e.g. {@code 11.0.22}. */
@@ -226,7 +238,7 @@ final class ServerCatalog {
 
     private static ServerSpec java(LabPaths paths, Path libraries, String name, Group group, String description,
                                    boolean ajpCapable, String mainClass, String... args) {
-        return new ServerSpec(name, group, description, (port, tls, ajp, h2, folder) -> {
+        return new ServerSpec(name, group, description, (port, tls, ajp, h2, webSocket, folder) -> {
             List<String> command = new ArrayList<>();
             command.add(paths.java().toString());
             command.addAll(JVM_OPTIONS);
@@ -236,6 +248,8 @@ final class ServerCatalog {
             if (ajp) command.add("-D" + AJP_PROPERTY + "=" + (port + 2));
             // servers/LabH2 reads this: h2c on the HTTP port, h2 by ALPN on the HTTPS one
             if (h2) command.add("-D" + H2_PROPERTY + "=true");
+            // servers/LabWebSocket reads this: the echo on the HTTP port
+            if (webSocket) command.add("-D" + WEBSOCKET_PROPERTY + "=true");
             command.add("-cp");
             command.add(libraries + "/*");
             command.add("dev.petrel.bench.servers." + mainClass);

@@ -28,13 +28,22 @@ import java.util.Map;
  *     everywhere: a server that differs from another only in its TLS engine (petrel-nio-native is
  *     petrel-nio with BoringSSL) would only repeat that one's figures over plain HTTP, so its
  *     plain-HTTP cells are not applicable ({@link Scenario#overTls})
+ * @param onlyIn the one scenario this server is for, or {@code null} for a server of every scenario
+ *     of its kind: the WebSocket floor serves the websocket scenario alone, so that no other
+ *     scenario runs it or lists it in its report ({@link Applicability})
  */
 record ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm,
                   boolean tls, boolean ajp, boolean application, Map<LoadTool, String> unmeasurableBy,
-                  String onlyOverTls) {
+                  String onlyOverTls, String onlyIn) {
 
     ServerSpec {
         unmeasurableBy = Map.copyOf(unmeasurableBy);
+    }
+
+    /** A server of every scenario of its kind. */
+    ServerSpec(String name, ServerInfo.Group group, String description, Command command, boolean jvm, boolean tls,
+               boolean ajp, boolean application, Map<LoadTool, String> unmeasurableBy, String onlyOverTls) {
+        this(name, group, description, command, jvm, tls, ajp, application, unmeasurableBy, onlyOverTls, null);
     }
 
     /** A server measured over plain HTTP and TLS alike. */
@@ -65,13 +74,23 @@ record ServerSpec(String name, ServerInfo.Group group, String description, Comma
         Map<LoadTool, String> tools = new EnumMap<>(LoadTool.class);
         tools.putAll(unmeasurableBy);
         tools.put(tool, reason);
-        return new ServerSpec(name, group, description, command, jvm, tls, ajp, application, tools, onlyOverTls);
+        return new ServerSpec(name, group, description, command, jvm, tls, ajp, application, tools, onlyOverTls, onlyIn);
     }
 
     /** This server, measured over TLS only for {@code reason} (see {@link #onlyOverTls()}). */
     ServerSpec onlyOverTls(String reason) {
         if (!tls) throw new IllegalArgumentException(name + " serves no TLS, so it cannot be measured over TLS only");
-        return new ServerSpec(name, group, description, command, jvm, tls, ajp, application, unmeasurableBy, reason);
+        return new ServerSpec(name, group, description, command, jvm, tls, ajp, application, unmeasurableBy, reason, onlyIn);
+    }
+
+    /** This server, run by the scenario named {@code scenario} alone (see {@link #onlyIn()}). */
+    ServerSpec onlyIn(String scenario) {
+        return new ServerSpec(name, group, description, command, jvm, tls, ajp, application, unmeasurableBy, onlyOverTls, scenario);
+    }
+
+    /** Whether the scenario named {@code scenario} may run this server at all. */
+    boolean servesScenario(String scenario) {
+        return onlyIn == null || onlyIn.equals(scenario);
     }
 
     /** How to start a server. */
@@ -86,9 +105,16 @@ record ServerSpec(String name, ServerInfo.Group group, String description, Comma
          * configuration, PID file, error log and temporary files there); most servers need none. With
          * {@code h2} (asked of every server a scenario runs when it measures HTTP/2), a server that speaks
          * HTTP/2 also takes it with prior knowledge on {@code port} and by ALPN on {@code port + 1};
-         * others ignore it.
+         * others ignore it. With {@code webSocket} (asked of every server the websocket scenario
+         * runs), a server that speaks WebSocket also serves the lab's echo on {@code port}
+         * (servers/LabWebSocket); others ignore it.
          */
-        List<String> line(int port, LabCertificate tls, boolean ajp, boolean h2, Path folder);
+        List<String> line(int port, LabCertificate tls, boolean ajp, boolean h2, boolean webSocket, Path folder);
+
+        /** {@link #line(int, LabCertificate, boolean, boolean, boolean, Path)} without the WebSocket echo. */
+        default List<String> line(int port, LabCertificate tls, boolean ajp, boolean h2, Path folder) {
+            return line(port, tls, ajp, h2, false, folder);
+        }
 
         /** {@link #line(int, LabCertificate, boolean, boolean, Path)} without HTTP/2. */
         default List<String> line(int port, LabCertificate tls, boolean ajp, Path folder) {

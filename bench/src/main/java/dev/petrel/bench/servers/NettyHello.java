@@ -28,7 +28,12 @@ import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
@@ -80,6 +85,16 @@ import io.netty.handler.ssl.SslProvider;
  * ({@link Http2ServerUpgradeCodec}) go to HTTP/2, anything else to the HTTP/1.1 pipeline above. On the
  * HTTPS channel the SslContext offers {@code h2} and {@code http/1.1} by ALPN, and an
  * {@link ApplicationProtocolNegotiationHandler} builds the pipeline of the protocol chosen.
+ *
+ * <p>The WebSocket echo, when the lab asks for it ({@link LabWebSocket}), on the HTTP channel, as
+ * Netty's own WebSocket server example sets it up (less its compression handler): after the
+ * {@link HttpServerCodec} an {@link HttpObjectAggregator} (the handshake handler wants whole
+ * requests), a {@link WebSocketServerProtocolHandler} for {@value LabWebSocket#PATH} alone (it
+ * answers the handshake, pings and the close, and passes every other request on to the HelloWorld
+ * handler), a {@link WebSocketFrameAggregator} that joins fragments into whole messages, and a
+ * handler that writes each message back as it came, flushing when a read is done as the HelloWorld
+ * handler does. Frames and messages up to 1 MiB (Netty's default frame limit is 64 KiB); extensions
+ * not allowed, so none is negotiated.
  */
 public final class NettyHello {
     private NettyHello() {}
@@ -107,7 +122,7 @@ public final class NettyHello {
             default -> NioServerSocketChannel.class;
         };
         boolean h2 = LabH2.fromSystemProperty();
-        bind(group, channel, port, null, page, h2);
+        bind(group, channel, port, null, page, h2, LabWebSocket.fromSystemProperty());
         LabTls tls = LabTls.fromSystemProperty(port);
         if (tls != null) {
             if (provider == SslProvider.OPENSSL && !OpenSsl.isAvailable()) {
@@ -121,7 +136,7 @@ public final class NettyHello {
                         ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
                         ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1));
             }
-            bind(group, channel, tls.port(), builder.build(), page, h2);
+            bind(group, channel, tls.port(), builder.build(), page, h2, false);
         }
         String name = "netty-" + mode + (provider == SslProvider.OPENSSL ? " (TLS: " + OpenSsl.versionString() + ")" : "");
         Hello.runUntilTerminated(name, port, tls);
@@ -153,10 +168,11 @@ public final class NettyHello {
 
     /**
      * Listens on {@code port}, over TLS when {@code ssl} is not {@code null}; with {@code h2}, HTTP/2 too
-     * (by ALPN over TLS, else with prior knowledge or the h2c upgrade).
+     * (by ALPN over TLS, else with prior knowledge or the h2c upgrade); with {@code webSocket} (over
+     * HTTP/1.1 alone), the WebSocket echo too.
      */
     private static void bind(EventLoopGroup group, Class<? extends ServerChannel> channel, int port, SslContext ssl,
-                             byte[] page, boolean h2) throws InterruptedException {
+                             byte[] page, boolean h2, boolean webSocket) throws InterruptedException {
         new ServerBootstrap()
                 .group(group)
                 .channel(channel)
@@ -164,7 +180,12 @@ public final class NettyHello {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (ssl != null) ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
-                        if (!h2) {
+                        if (!h2 && webSocket) {
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(65_536),
+                                    new WebSocketServerProtocolHandler(ECHO_CONFIG),
+                                    new WebSocketFrameAggregator(LabWebSocket.MAX_MESSAGE_BYTES),
+                                    new EchoHandler(), new HelloHandler(page));
+                        } else if (!h2) {
                             ch.pipeline().addLast(new HttpServerCodec(), new HelloHandler(page));
                         } else if (ssl != null) {
                             ch.pipeline().addLast(new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
@@ -201,6 +222,36 @@ public final class NettyHello {
                 })
                 .bind(Hello.HOST, port)
                 .sync();
+    }
+
+    /** The echo's handshake: its path alone, 1 MiB frames, no extensions; Netty's defaults otherwise. */
+    private static final WebSocketServerProtocolConfig ECHO_CONFIG = WebSocketServerProtocolConfig.newBuilder()
+            .websocketPath(LabWebSocket.PATH)
+            .checkStartsWith(false)
+            .maxFramePayloadLength(LabWebSocket.MAX_MESSAGE_BYTES)
+            .allowExtensions(false)
+            .build();
+
+    /**
+     * Writes every whole message back (a text or binary frame, joined by the aggregator before it),
+     * the same frame object retained: the encoder after the handshake sends it unmasked.
+     */
+    private static final class EchoHandler extends SimpleChannelInboundHandler<WebSocketFrame> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, WebSocketFrame frame) {
+            ctx.write(frame.retain());
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+            ctx.fireChannelReadComplete();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
     }
 
     /** Answers on the request head; the request's content parts, if any, are dropped. */

@@ -5,8 +5,11 @@ import dev.petrel.server.Handler;
 import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
+import dev.petrel.server.WebSocketHandler;
+import dev.petrel.server.WebSocketMessage;
 import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.config.TransportKind;
+import dev.petrel.server.config.WebSocketConfig;
 import java.util.Arrays;
 
 /**
@@ -22,11 +25,26 @@ import java.util.Arrays;
  * handler with {@code AjpConfig.withSecret} and its defaults otherwise (127.0.0.1, 8 KiB packets,
  * no idle timeout). HTTP/2, when the lab asks for it ({@link LabH2}), is
  * {@code Server.Builder.http2(Http2Config.ENABLED.withClearText(true))}: {@code h2} by ALPN on HTTPS, prior
- * knowledge on HTTP, Petrel's HTTP/2 defaults otherwise.
+ * knowledge on HTTP, Petrel's HTTP/2 defaults otherwise. The WebSocket echo, when the lab asks for
+ * it ({@link LabWebSocket}), is a {@code Router.Builder.websocket} route whose handler echoes each
+ * message it receives, as the demo site's {@code /ws/echo} does, with {@code permessage-deflate}
+ * off and Petrel's WebSocket defaults otherwise. A session runs on a thread of its own on every
+ * transport (a virtual thread on {@code virtual} and {@code nio}), whether or not the HTTP
+ * handlers are marked non-blocking.
  */
 public final class PetrelHello {
     /** The argument that names the TLS engine, e.g. {@code tls-engine=native}. */
     static final String ENGINE_ARGUMENT = "tls-engine=";
+
+    /** Sends every message back as it came: text as text, binary as binary. */
+    private static final WebSocketHandler ECHO = socket -> {
+        for (WebSocketMessage message; (message = socket.receive()) != null; ) {
+            switch (message) {
+                case WebSocketMessage.Text text -> socket.sendText(text.text());
+                case WebSocketMessage.Binary binary -> socket.sendBinary(binary.bytes());
+            }
+        }
+    };
 
     private PetrelHello() {}
 
@@ -54,10 +72,13 @@ public final class PetrelHello {
         byte[] page = Hello.page();
         Handler pageHandler = (request, response) -> response.contentType(Hello.HTML_TYPE).send(page);
         Handler hello = (request, response) -> response.contentType(Hello.TEXT_TYPE).send(Hello.HELLO);
-        Router router = Router.builder()
-                .route("*", Hello.PAGE_PATH, pageHandler)
-                .fallback(hello)
-                .build();
+        Router.Builder routes = Router.builder().route("*", Hello.PAGE_PATH, pageHandler);
+        if (LabWebSocket.fromSystemProperty()) {
+            WebSocketConfig echoConfig = WebSocketConfig.DEFAULT.withMaxMessageSize(LabWebSocket.MAX_MESSAGE_BYTES)
+                    .withCompression(false);
+            routes.websocket(LabWebSocket.PATH, echoConfig, ECHO);
+        }
+        Router router = routes.fallback(hello).build();
         LabTls tls = LabTls.fromSystemProperty(port);
         Server.Builder server = Server.builder()
                 .host(Hello.HOST)

@@ -2,11 +2,23 @@ package dev.petrel.bench.servers;
 
 import dev.petrel.tomcat.PetrelAjpProtocol;
 import dev.petrel.tomcat.PetrelHttp11Protocol;
+import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.websocket.Endpoint;
+import jakarta.websocket.EndpointConfig;
+import jakarta.websocket.Extension;
+import jakarta.websocket.MessageHandler;
+import jakarta.websocket.RemoteEndpoint;
+import jakarta.websocket.Session;
+import jakarta.websocket.server.ServerContainer;
+import jakarta.websocket.server.ServerEndpointConfig;
 import java.io.IOException;
 import java.io.Serial;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.List;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -22,6 +34,7 @@ import org.apache.coyote.http11.Http11Nio2Protocol;
 import org.apache.coyote.http11.Http11NioProtocol;
 import org.apache.tomcat.util.net.SSLHostConfig;
 import org.apache.tomcat.util.net.SSLHostConfigCertificate;
+import org.apache.tomcat.websocket.server.WsSci;
 
 /**
  * Embedded Tomcat with one servlet. Modes: {@code nio} (Http11NioProtocol), {@code nio2}
@@ -55,6 +68,18 @@ import org.apache.tomcat.util.net.SSLHostConfigCertificate;
  * the HTTPS connector {@code h2} by ALPN (JSSE), on the HTTP one the {@code Upgrade: h2c} handshake and
  * prior knowledge (Tomcat takes the connection preface when the connector has Http2Protocol). Petrel's
  * connector takes no upgrade protocol yet, so the {@code petrel-*} modes stay on HTTP/1.1.
+ *
+ * <p>The WebSocket echo, when the lab asks for it ({@link LabWebSocket}), is Tomcat's Jakarta
+ * WebSocket (tomcat-embed-websocket): its {@link WsSci} on the context, as a web application gets
+ * it, and a programmatic {@link Endpoint} added to the {@link ServerContainer} at
+ * {@value LabWebSocket#PATH}, whose configurator negotiates no extension (Tomcat would accept
+ * {@code permessage-deflate} when offered). The endpoint echoes with {@link MessageHandler.Partial}
+ * handlers, each part sent as it comes on the basic remote: Tomcat allocates a session's
+ * message buffers whole when it opens (its binary buffer in bytes, its text buffer in chars), so a
+ * 1 MiB limit with whole-message handlers would cost 3 MiB of heap per session, and 10,000 idle
+ * sessions could never fit in the lab's heap. With partial handlers the buffers stay at Tomcat's
+ * 8 KiB defaults and messages of any size are echoed: a message longer than a buffer goes back in
+ * more frames than it came. Tomcat's own connectors only: Petrel's takes no HTTP upgrade yet.
  */
 public final class TomcatHello {
     private TomcatHello() {}
@@ -86,6 +111,11 @@ public final class TomcatHello {
         if (ajpPort > 0) tomcat.getService().addConnector(ajpConnector(mode, ajpPort));
 
         Context context = tomcat.addContext("", base.toString());
+        if (LabWebSocket.fromSystemProperty()) {
+            // in this order: WsSci puts the ServerContainer into the context, then the echo is added to it
+            context.addServletContainerInitializer(new WsSci(), null);
+            context.addServletContainerInitializer(ADD_ECHO, null);
+        }
         Tomcat.addServlet(context, "hello", new HelloServlet(page));
         context.addServletMappingDecoded("/", "hello");
         tomcat.start();
@@ -154,6 +184,47 @@ public final class TomcatHello {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {
             // a temporary folder left behind is harmless
+        }
+    }
+
+    /** Adds the echo endpoint to the context's WebSocket container, which {@link WsSci} made. */
+    private static final ServletContainerInitializer ADD_ECHO = (classes, servletContext) -> {
+        ServerContainer container = (ServerContainer) servletContext.getAttribute(ServerContainer.class.getName());
+        try {
+            container.addEndpoint(ServerEndpointConfig.Builder.create(EchoEndpoint.class, LabWebSocket.PATH)
+                    .configurator(new NoExtensions()).build());
+        } catch (jakarta.websocket.DeploymentException e) {
+            throw new IllegalStateException("the WebSocket echo could not be deployed", e);
+        }
+    };
+
+    /** The default configurator, except that it accepts none of the extensions a client offers. */
+    public static final class NoExtensions extends ServerEndpointConfig.Configurator {
+        @Override
+        public List<Extension> getNegotiatedExtensions(List<Extension> installed, List<Extension> requested) {
+            return List.of();
+        }
+    }
+
+    /** Sends every message back as it arrives, part by part: text as text, binary as binary. */
+    public static final class EchoEndpoint extends Endpoint {
+        @Override
+        public void onOpen(Session session, EndpointConfig config) {
+            RemoteEndpoint.Basic remote = session.getBasicRemote();
+            session.addMessageHandler(String.class, (MessageHandler.Partial<String>) (text, last) -> {
+                try {
+                    remote.sendText(text, last);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            session.addMessageHandler(ByteBuffer.class, (MessageHandler.Partial<ByteBuffer>) (bytes, last) -> {
+                try {
+                    remote.sendBinary(bytes, last);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
         }
     }
 

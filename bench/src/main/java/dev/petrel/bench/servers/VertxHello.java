@@ -3,7 +3,9 @@ package dev.petrel.bench.servers;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.PemKeyCertOptions;
 
@@ -17,6 +19,14 @@ import io.vertx.core.net.PemKeyCertOptions;
  * it offers {@code h2} before {@code http/1.1}, and {@code setHttp2ClearTextEnabled(true)} on the HTTP one
  * (prior knowledge and the {@code Upgrade: h2c} handshake), which is Vert.x's default anyway: the HTTP
  * server is the same with or without the property.
+ *
+ * <p>The WebSocket echo, when the lab asks for it ({@link LabWebSocket}), on the HTTP server: a
+ * {@code webSocketHandshakeHandler} that accepts the handshake on {@value LabWebSocket#PATH} and
+ * rejects it elsewhere, and a {@code webSocketHandler} whose {@code textMessageHandler} and
+ * {@code binaryMessageHandler} write each whole message back, on the connection's event loop.
+ * Frames and messages up to 1 MiB (Vert.x's defaults: 64 KiB frames, 256 KiB messages), and
+ * {@code permessage-deflate} and {@code deflate-frame} not supported (Vert.x's default is to accept
+ * them when offered), so none is negotiated.
  */
 public final class VertxHello {
     private VertxHello() {}
@@ -37,7 +47,22 @@ public final class VertxHello {
         boolean h2 = LabH2.fromSystemProperty();
         HttpServerOptions http = new HttpServerOptions();
         if (h2) http.setHttp2ClearTextEnabled(true);
-        listen(vertx, http, handler, port);
+        if (LabWebSocket.fromSystemProperty()) {
+            http.setMaxWebSocketFrameSize(LabWebSocket.MAX_MESSAGE_BYTES)
+                    .setMaxWebSocketMessageSize(LabWebSocket.MAX_MESSAGE_BYTES)
+                    .setPerMessageWebSocketCompressionSupported(false)
+                    .setPerFrameWebSocketCompressionSupported(false);
+            HttpServer server = vertx.createHttpServer(http)
+                    .requestHandler(handler)
+                    .webSocketHandshakeHandler(handshake -> {
+                        if (LabWebSocket.PATH.equals(handshake.path())) handshake.accept();
+                        else handshake.reject(404);
+                    })
+                    .webSocketHandler(VertxHello::echo);
+            server.listen(port, Hello.HOST).toCompletionStage().toCompletableFuture().get();
+        } else {
+            listen(vertx, http, handler, port);
+        }
         LabTls tls = LabTls.fromSystemProperty(port);
         if (tls != null) {
             HttpServerOptions https = new HttpServerOptions().setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
@@ -46,6 +71,12 @@ public final class VertxHello {
             listen(vertx, https, handler, tls.port());
         }
         Hello.runUntilTerminated("vertx", port, tls);
+    }
+
+    /** Sends every whole message back on {@code socket}: text as text, binary as binary. */
+    private static void echo(ServerWebSocket socket) {
+        socket.textMessageHandler(socket::writeTextMessage);
+        socket.binaryMessageHandler(socket::writeBinaryMessage);
     }
 
     private static void listen(Vertx vertx, HttpServerOptions options, Handler<HttpServerRequest> handler, int port)

@@ -76,9 +76,10 @@ class AjpScenarioTest {
         assertThat(scenario.notApplicable(named(servers, "tomcat-nio2")))
                 .isEqualTo("the lab measures Tomcat's AJP connector on tomcat-nio");
         assertThat(scenario.notApplicable(named(servers, "jetty"))).isEqualTo("speaks no AJP");
-        // other scenarios over plain HTTP measure every HelloWorld server but those measured over TLS only;
-        // the tomcat scenarios' applications only those
-        List<ServerSpec> hello = servers.stream().filter(s -> !s.application() && s.onlyOverTls() == null).toList();
+        // other scenarios over plain HTTP measure every HelloWorld server but those measured over TLS only and
+        // the websocket scenario's own floor; the tomcat scenarios' applications only those
+        List<ServerSpec> hello = servers.stream()
+                .filter(s -> !s.application() && s.onlyOverTls() == null && s.onlyIn() == null).toList();
         assertThat(Applicability.applicable(new IdleScenario(true, false), servers)).isEqualTo(hello);
         assertThat(Applicability.applicable(RampScenario.tomcat(true), servers)).extracting(ServerSpec::name).containsExactly(
                 "boot-jar-tomcat-nio", "boot-jar-petrel-blocking", "boot-jar-petrel-virtual", "boot-jar-petrel-nio",

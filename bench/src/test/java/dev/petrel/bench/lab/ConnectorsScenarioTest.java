@@ -181,7 +181,7 @@ class ConnectorsScenarioTest {
 
     /** A "server" process that only sleeps: the test's own listeners answer for it. */
     private static ServerSpec standIn(boolean tls) {
-        return new ServerSpec("stand-in", Group.PEER, "sleep", (port, certificate, ajp, h2, folder) -> List.of("sleep", "30"), false, tls);
+        return new ServerSpec("stand-in", Group.PEER, "sleep", (port, certificate, ajp, h2, webSocket, folder) -> List.of("sleep", "30"), false, tls);
     }
 
     private static Path logFile() {

@@ -27,7 +27,7 @@ class LabOptionsTest {
         LabOptions options = LabOptions.parse(List.of("ramp", "all", "--servers", "baseline-c,petrel-virtual"));
 
         assertThat(options.scenarios()).containsExactly("ramp", "latency", "connectors", "single-cpu", "tail", "idle", "idle-tls", "ajp",
-                "tomcat", "tomcat-ramp", "tls", "h2", "failover");
+                "tomcat", "tomcat-ramp", "tls", "h2", "websocket", "failover");
         assertThat(options.servers()).containsExactly("baseline-c", "petrel-virtual");
         // failover runs apart from the per-server scenarios, with the same options
         LabOptions perServer = options.withScenarios(List.of("ramp"));

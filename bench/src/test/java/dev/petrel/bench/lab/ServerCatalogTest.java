@@ -114,10 +114,11 @@ class ServerCatalogTest {
         assertThat(nginx.ajp()).isFalse();
         assertThat(nginx.onlyOverTls()).isNull();
         assertThat(nginx.description()).startsWith("nginx").contains("non-Java reference");
-        // the do-nothing C server stays the first baseline, the figure "× baseline" is to over HTTP
+        // the do-nothing C server stays the first baseline, the figure "× baseline" is to over HTTP; the
+        // WebSocket floor comes next, a baseline of the websocket scenario alone
         List<String> baselines = ServerCatalog.all(paths()).stream()
                 .filter(s -> s.group() == dev.petrel.bench.model.ServerInfo.Group.BASELINE).map(ServerSpec::name).toList();
-        assertThat(baselines).containsExactly("baseline-c", "nginx");
+        assertThat(baselines).containsExactly("baseline-c", "baseline-c-ws", "nginx");
     }
 
     private static List<String> concat(List<String> list, String last) {

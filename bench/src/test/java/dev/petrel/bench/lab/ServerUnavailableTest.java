@@ -63,7 +63,7 @@ class ServerUnavailableTest {
     }
 
     private static ServerSpec exitingWith(int status, String line) {
-        return new ServerSpec("stand-in", Group.PEER, "exits", (port, tls, ajp, h2, folder) ->
+        return new ServerSpec("stand-in", Group.PEER, "exits", (port, tls, ajp, h2, webSocket, folder) ->
                 List.of("sh", "-c", "echo '" + line + "'; exit " + status), false, false);
     }
 }
