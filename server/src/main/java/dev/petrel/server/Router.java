@@ -211,6 +211,23 @@ public final class Router implements Handler {
             return get(path, Handler.nonBlocking((request, response) -> response.upgradeToWebSocket(handler, config)));
         }
 
+        /**
+         * Serves WebSocket sessions on {@code path} with {@code listener}, called back with each
+         * message (inline on the {@code nio} transport's event loop: see {@link WebSocketListener}),
+         * and the defaults of {@link WebSocketConfig#DEFAULT}.
+         */
+        public Builder websocket(String path, WebSocketListener listener) {
+            return websocket(path, WebSocketConfig.DEFAULT, (WebSocketHandler) listener);
+        }
+
+        /**
+         * Serves WebSocket sessions on {@code path} with {@code listener}, called back with each
+         * message (inline on the {@code nio} transport's event loop: see {@link WebSocketListener}).
+         */
+        public Builder websocket(String path, WebSocketConfig config, WebSocketListener listener) {
+            return websocket(path, config, (WebSocketHandler) listener);
+        }
+
         /** Sets the handler for requests no route matches (default: 404). */
         public Builder fallback(Handler handler) {
             this.fallback = Objects.requireNonNull(handler, "handler");

@@ -55,7 +55,6 @@ final class WebSocketScenario implements Scenario {
     /** Why a server has no figure here, by name (another build's Petrel servers as this one's). */
     static final Map<String, String> NO_WEBSOCKET = Map.of(
             "baseline-c", "the do-nothing HTTP server speaks no WebSocket; " + ServerCatalog.WEBSOCKET_FLOOR + " is this scenario's floor",
-            "petrel-nio-inline", "a WebSocket session runs on a thread of its own whatever the HTTP handlers' marking: petrel-nio's figures",
             "jdk-httpserver", "the JDK's HttpServer has no WebSocket",
             Nginx.NAME, "nginx has no WebSocket endpoint of its own (it proxies them)");
     /** Why Tomcat on Petrel's connector has no figure here. */

@@ -6,6 +6,7 @@ import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
 import dev.petrel.server.WebSocketHandler;
+import dev.petrel.server.WebSocketListener;
 import dev.petrel.server.WebSocketMessage;
 import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.config.TransportKind;
@@ -28,9 +29,10 @@ import java.util.Arrays;
  * knowledge on HTTP, Petrel's HTTP/2 defaults otherwise. The WebSocket echo, when the lab asks for
  * it ({@link LabWebSocket}), is a {@code Router.Builder.websocket} route whose handler echoes each
  * message it receives, as the demo site's {@code /ws/echo} does, with {@code permessage-deflate}
- * off and Petrel's WebSocket defaults otherwise. A session runs on a thread of its own on every
- * transport (a virtual thread on {@code virtual} and {@code nio}), whether or not the HTTP
- * handlers are marked non-blocking.
+ * off and Petrel's WebSocket defaults otherwise. Without {@code inline} it is a blocking
+ * {@code WebSocketHandler}: a session runs on a thread of its own (a virtual thread on {@code
+ * virtual} and {@code nio}); with it, a {@code WebSocketListener}, which {@code nio} calls inline on
+ * its event loops, as the HTTP handlers marked non-blocking are.
  */
 public final class PetrelHello {
     /** The argument that names the TLS engine, e.g. {@code tls-engine=native}. */
@@ -43,6 +45,14 @@ public final class PetrelHello {
                 case WebSocketMessage.Text text -> socket.sendText(text.text());
                 case WebSocketMessage.Binary binary -> socket.sendBinary(binary.bytes());
             }
+        }
+    };
+
+    /** The same echo as a listener, called back with each message: inline on {@code nio}'s event loops. */
+    private static final WebSocketListener ECHO_INLINE = (socket, message) -> {
+        switch (message) {
+            case WebSocketMessage.Text text -> socket.sendText(text.text());
+            case WebSocketMessage.Binary binary -> socket.sendBinary(binary.bytes());
         }
     };
 
@@ -76,7 +86,8 @@ public final class PetrelHello {
         if (LabWebSocket.fromSystemProperty()) {
             WebSocketConfig echoConfig = WebSocketConfig.DEFAULT.withMaxMessageSize(LabWebSocket.MAX_MESSAGE_BYTES)
                     .withCompression(false);
-            routes.websocket(LabWebSocket.PATH, echoConfig, ECHO);
+            if (inline) routes.websocket(LabWebSocket.PATH, echoConfig, ECHO_INLINE);
+            else routes.websocket(LabWebSocket.PATH, echoConfig, ECHO);
         }
         Router router = routes.fallback(hello).build();
         LabTls tls = LabTls.fromSystemProperty(port);

@@ -56,7 +56,7 @@ public final class DemoSite {
                 .get("/", Handler.nonBlocking(DemoSite::hello))
                 .get("/date", Handler.nonBlocking((request, response) -> date(response, dates)))
                 .post("/echo", DemoSite::echo)
-                .websocket("/ws/echo", ECHO_LIMITS, DemoSite::echo)
+                .websocket("/ws/echo", ECHO_LIMITS, DemoSite::echoMessage)
                 .websocket("/ws/chat", CHAT_LIMITS, new ChatRoom())
                 .fallback(files)
                 .build();
@@ -83,13 +83,11 @@ public final class DemoSite {
         }
     }
 
-    /** Sends each message back as it came. */
-    private static void echo(WebSocket socket) throws IOException {
-        for (WebSocketMessage message; (message = socket.receive()) != null; ) {
-            switch (message) {
-                case WebSocketMessage.Text text -> socket.sendText(text.text());
-                case WebSocketMessage.Binary binary -> socket.sendBinary(binary.bytes());
-            }
+    /** Sends each message back as it came: a listener, so on the nio transport it runs on the event loop. */
+    private static void echoMessage(WebSocket socket, WebSocketMessage message) throws IOException {
+        switch (message) {
+            case WebSocketMessage.Text text -> socket.sendText(text.text());
+            case WebSocketMessage.Binary binary -> socket.sendBinary(binary.bytes());
         }
     }
 

@@ -67,7 +67,7 @@ public final class Http1WebSocketUpgrade implements WebSocketCarrier {
         if (deflate != null) response.header("Sec-WebSocket-Extensions", deflate.responseHeaderValue());
         HandshakeRequest opened = HandshakeRequest.of(request, subprotocol);
         try {
-            response.switchProtocols(endpoint -> new WebSocketConnection(endpoint,
+            response.switchProtocols(endpoint -> WebSocketConnection.open(endpoint,
                     new WebSocketSession(endpoint, opened, config, deflate == null ? null : deflate.serverSide()), handler));
         } catch (IOException | RuntimeException e) {
             if (deflate != null) deflate.serverSide().close(); // no session took its native memory

@@ -1,6 +1,7 @@
 package dev.petrel.server.websocket;
 
 import dev.petrel.server.WebSocketHandler;
+import dev.petrel.server.WebSocketListener;
 import dev.petrel.server.engine.connection.Endpoint;
 import dev.petrel.server.engine.connection.ProtocolConnection;
 import dev.petrel.websocket.CloseCodes;
@@ -23,6 +24,17 @@ final class WebSocketConnection implements ProtocolConnection {
         this.handler = handler;
     }
 
+    /**
+     * The connection that serves {@code session}: a listener's inline on an endpoint that waits
+     * without a thread (the {@code nio} transport's), else one that runs the handler on its thread.
+     */
+    static ProtocolConnection open(Endpoint endpoint, WebSocketSession session, WebSocketHandler handler) {
+        if (handler instanceof WebSocketListener listener && endpoint.waitsWithoutThread()) {
+            return new WebSocketListenerConnection(endpoint, session, listener);
+        }
+        return new WebSocketConnection(endpoint, session, handler);
+    }
+
     @Override
     public boolean serve() {
         int code = CloseCodes.NORMAL;
@@ -34,8 +46,19 @@ final class WebSocketConnection implements ProtocolConnection {
                     + session.remoteAddress() + " failed; closing with 1011", e);
         } finally {
             session.finish(code);
+            closed(handler, session);
         }
         return false;
+    }
+
+    /** Tells a listener its session has closed; what it throws is logged, since the session is over. */
+    static void closed(WebSocketHandler handler, WebSocketSession session) {
+        if (!(handler instanceof WebSocketListener listener)) return;
+        try {
+            listener.onClose(session, session.closeCode());
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.WARNING, "the WebSocket listener of " + session.path() + " failed in onClose", e);
+        }
     }
 
     @Override

@@ -30,7 +30,6 @@ final class WebSocketSession implements WebSocket {
     /** How long the server waits for the client's close after its own, or for the client to end the connection. */
     private static final int CLOSE_LINGER_MILLIS = 2_000;
     private static final int CLOSE_LINGER_BYTES = 1 << 20;
-    private static final int READ_BUFFER = 16 * 1024;
 
     private final Endpoint endpoint;
     private final HandshakeRequest handshake;
@@ -41,12 +40,13 @@ final class WebSocketSession implements WebSocket {
     private final ReentrantLock sendLock = new ReentrantLock();
     private final ArrayDeque<WebSocketMessage> received = new ArrayDeque<>();
     private final Sink sink = new Sink();
-    private final ByteBuffer in = ByteBuffer.allocate(READ_BUFFER).flip();
+    private final SessionReadBuffer readBuffer = new SessionReadBuffer();
     private volatile boolean inputEnded; // read by isOpen() from any thread; the client's close came, the connection ended, or the session failed
     private volatile boolean closeSent;
     private volatile int closeCode; // 0 while open
     private final AtomicBoolean lingering = new AtomicBoolean();
     private volatile boolean ended;
+    private long lastInputNanos = System.nanoTime(); // the listener style's idle clock; the blocking style's read times out itself
 
     WebSocketSession(Endpoint endpoint, HandshakeRequest handshake, WebSocketConfig config, PerMessageDeflate deflate) {
         this.endpoint = endpoint;
@@ -64,40 +64,114 @@ final class WebSocketSession implements WebSocket {
             WebSocketMessage next = received.poll();
             if (next != null) return next;
             if (inputEnded) return null;
-            if (!in.hasRemaining() && !fill()) continue;
-            try {
-                if (!decoder.decode(in, sink)) inputEnded = true; // a close frame: nothing follows it
-            } catch (WebSocketException e) {
-                fail(e.closeCode(), e.getMessage());
-            }
+            if (!readBuffer.input().hasRemaining() && !fill()) continue;
+            decodeInput();
         }
+    }
+
+    /**
+     * The listener style, on the event loop: the next whole message among the bytes that have
+     * arrived, reading more without waiting; null when none is whole yet or the input has ended
+     * (see {@link #inputEnded()}).
+     */
+    WebSocketMessage receiveAvailable() throws IOException {
+        while (true) {
+            WebSocketMessage next = received.poll();
+            if (next != null) return next;
+            if (inputEnded) return null;
+            if (!readBuffer.input().hasRemaining() && !fillAvailable()) return null;
+            decodeInput();
+        }
+    }
+
+    /**
+     * The listener style, on the event loop while the session waits: takes in what has arrived,
+     * without decoding it (decoding answers pings, and this may not write); whether there is
+     * anything to serve now.
+     */
+    boolean pollInput() throws IOException {
+        if (inputEnded || readBuffer.input().hasRemaining()) return true;
+        boolean arrived = fillAvailable();
+        return arrived || inputEnded; // inputEnded: the client went
+    }
+
+    /** Whether the session reads nothing more: the client's close came, the connection ended, or the session failed. */
+    boolean inputEnded() {
+        return inputEnded;
+    }
+
+    /** The {@link System#nanoTime()} at which the session is idle past its timeout, unless more arrives. */
+    long idleDeadline() {
+        return lastInputNanos + idleMillis * 1_000_000L;
+    }
+
+    /** The listener style: nothing arrived for the idle timeout; closes with 1001 (going away). */
+    void timeOut() {
+        closeAndLinger(CloseCodes.GOING_AWAY, "idle timeout");
+    }
+
+    private void decodeInput() throws IOException {
+        try {
+            if (!decoder.decode(readBuffer.input(), sink)) inputEnded = true; // a close frame: nothing follows it
+        } catch (WebSocketException e) {
+            fail(e.closeCode(), e.getMessage());
+        }
+    }
+
+    /** Reads what has arrived without waiting; false when nothing has, or the input ended instead. */
+    private boolean fillAvailable() throws IOException {
+        ByteBuffer in = readBuffer.startRead();
+        int n;
+        try {
+            n = endpoint.readAvailable(in);
+        } catch (IOException e) {
+            readBuffer.endRead();
+            inputFailed();
+            if (closeSent) return false;
+            throw e;
+        }
+        readBuffer.endRead();
+        if (n < 0) {
+            clientGone();
+            return false;
+        }
+        if (n > 0) lastInputNanos = System.nanoTime();
+        return n > 0;
     }
 
     /** Reads more input; false when the input ended instead (the client went, or the session was idle too long). */
     private boolean fill() throws IOException {
-        in.clear();
+        ByteBuffer in = readBuffer.startRead();
         int n;
         try {
             n = endpoint.read(in, idleMillis);
         } catch (SocketTimeoutException e) {
-            in.flip();
+            readBuffer.endRead();
             closeAndLinger(CloseCodes.GOING_AWAY, "idle timeout");
             return false;
         } catch (IOException e) {
-            in.flip();
-            if (closeCode == 0) closeCode = CloseCodes.ABNORMAL;
-            inputEnded = true;
+            readBuffer.endRead();
+            inputFailed();
             if (closeSent) return false; // the server ended the connection itself: a stop, or a failure on send
             throw e;
         }
-        in.flip();
+        readBuffer.endRead();
         if (n < 0) {
-            if (closeCode == 0) closeCode = CloseCodes.ABNORMAL; // gone without a close
-            inputEnded = true;
-            endpoint.close();
+            clientGone();
             return false;
         }
         return true;
+    }
+
+    private void inputFailed() {
+        if (closeCode == 0) closeCode = CloseCodes.ABNORMAL;
+        inputEnded = true;
+    }
+
+    /** The client ended the connection without a close. */
+    private void clientGone() {
+        inputFailed();
+        endpoint.close();
     }
 
     /** The client broke the protocol: the close with the RFC's code, then the connection ends (section 7.1.7). */

@@ -36,6 +36,11 @@ public final class SwitchingConnection implements ProtocolConnection {
                 handOver = true; // the transport asks mayBlock() and hasWork(), and gives the new protocol a worker
                 return true;
             }
+            if (!endpoint.onEventLoop() && endpoint.waitsWithoutThread() && !next.mayBlock()) {
+                // switched on a worker to a protocol that never blocks: back to the loop, which polls
+                // it (a protocol with work before any input says so) and serves it inline from then on
+                return true;
+            }
         }
     }
 
