@@ -30,6 +30,7 @@ final class WebSocketConnection implements ProtocolConnection {
      */
     static ProtocolConnection open(Endpoint endpoint, WebSocketSession session, WebSocketHandler handler) {
         if (handler instanceof WebSocketListener listener && endpoint.waitsWithoutThread()) {
+            session.readOnLoop();
             return new WebSocketListenerConnection(endpoint, session, listener);
         }
         return new WebSocketConnection(endpoint, session, handler);

@@ -95,6 +95,11 @@ final class WebSocketSession implements WebSocket {
         return arrived || inputEnded; // inputEnded: the client went
     }
 
+    /** The listener style on an event loop, read there alone: reads go into the loop's buffer, not one of the session's. */
+    void readOnLoop() {
+        readBuffer.shareLoopBuffer();
+    }
+
     /** Whether the session reads nothing more: the client's close came, the connection ended, or the session failed. */
     boolean inputEnded() {
         return inputEnded;
@@ -296,7 +301,7 @@ final class WebSocketSession implements WebSocket {
 
     @Override
     public String header(String name) {
-        return handshake.headers().get(name);
+        return handshake.header(name);
     }
 
     @Override
