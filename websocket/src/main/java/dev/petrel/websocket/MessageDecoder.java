@@ -56,7 +56,8 @@ public final class MessageDecoder {
     private final FrameHeader header = new FrameHeader();
     private final MessageBuffer message;
     private final Utf8Validator utf8 = new Utf8Validator();
-    private final byte[] control = new byte[MAX_CONTROL_PAYLOAD];
+    /** A control frame's payload; allocated by the first one, since an idle session may never see one and each holds a decoder. */
+    private byte[] control;
     /** Compressed payload bytes, unmasked before they go to the inflater; only with the extension. */
     private byte[] compressedChunk;
 
@@ -167,6 +168,7 @@ public final class MessageDecoder {
             if (header.length > MAX_CONTROL_PAYLOAD) throw protocolError("control frame payload longer than 125 bytes");
             if (header.rsv1) throw protocolError("RSV1 set on a control frame");
             controlFill = 0;
+            if (control == null) control = new byte[MAX_CONTROL_PAYLOAD];
             state = State.CONTROL;
             return;
         }
