@@ -46,6 +46,7 @@ final class WebSocketSession implements WebSocket {
     private volatile int closeCode; // 0 while open
     private final AtomicBoolean lingering = new AtomicBoolean();
     private volatile boolean ended;
+    private boolean lastReadShort; // the listener style: see readDry()
     private long lastInputNanos = System.nanoTime(); // the listener style's idle clock; the blocking style's read times out itself
 
     WebSocketSession(Endpoint endpoint, HandshakeRequest handshake, WebSocketConfig config, PerMessageDeflate deflate) {
@@ -79,7 +80,7 @@ final class WebSocketSession implements WebSocket {
             WebSocketMessage next = received.poll();
             if (next != null) return next;
             if (inputEnded) return null;
-            if (!readBuffer.input().hasRemaining() && !fillAvailable()) return null;
+            if (!readBuffer.input().hasRemaining() && (readDry() || !fillAvailable())) return null;
             decodeInput();
         }
     }
@@ -123,9 +124,20 @@ final class WebSocketSession implements WebSocket {
         }
     }
 
+    /**
+     * Whether the last read without waiting took everything there was: it read less than it had
+     * room for, and the endpoint holds nothing of its own (a TLS endpoint may hold a further
+     * record). Until the loop sees the socket readable again another read would find nothing: a
+     * system call a message saved, as Netty and the HTTP/1.1 engine decide it.
+     */
+    private boolean readDry() {
+        return lastReadShort && !endpoint.hasBufferedInput();
+    }
+
     /** Reads what has arrived without waiting; false when nothing has, or the input ended instead. */
     private boolean fillAvailable() throws IOException {
         ByteBuffer in = readBuffer.startRead();
+        int room = in.remaining();
         int n;
         try {
             n = endpoint.readAvailable(in);
@@ -140,6 +152,7 @@ final class WebSocketSession implements WebSocket {
             clientGone();
             return false;
         }
+        lastReadShort = n < room;
         if (n > 0) lastInputNanos = System.nanoTime();
         return n > 0;
     }
