@@ -4,7 +4,10 @@
 # own case files that writes Autobahn's index.json). Prints, per transport, the count of each
 # verdict, the cases that FAILED or ended in ERROR, and exits non-zero when any did.
 #   scripts/autobahn.sh [CASE ...]    CASE: an Autobahn case id or glob (default: every case)
-# Environment: PETREL_AUTOBAHN_PORT (default 18640); PETREL_AUTOBAHN_TRANSPORTS (default "nio");
+# Environment: PETREL_AUTOBAHN_PORT (default 18640); PETREL_AUTOBAHN_TRANSPORTS (default "nio"), each a
+# transport, or one with "+tls" (e.g. "nio+tls") for wss: the server then listens for HTTPS only, and
+# since kosoku speaks no TLS, a private HAProxy (mode tcp) takes its plain connections on the next port
+# and opens each to the server over TLS, so every case crosses Petrel's TLS engine;
 # PETREL_AUTOBAHN_PARALLELISM, cases run at once (default 2: the compression groups are bound by the
 # client's CPU, and each case has its own connection);
 # KOSOKU, the kosoku command (default: kosoku on PATH, or one installed with pip into
@@ -43,7 +46,6 @@ if [ $# -gt 0 ]; then groups=("$@"); else
 fi
 # shellcheck source=scripts/private-serve.sh
 . "$here/scripts/private-serve.sh"
-trap petrel_serve_stop EXIT
 trap 'exit 143' TERM INT
 
 # Counts the verdicts of index.json files: "OK 301, NON-STRICT 2, ..."; lists FAILED and ERROR cases on stderr-free lines.
@@ -70,16 +72,55 @@ print("BAD " + " ".join(sorted(bad, key=lambda c: [int(p) if p.isdigit() else 0 
 PY
 }
 
+relay_pid=
+relay_stop() {
+  if [ -n "$relay_pid" ]; then kill -TERM "$relay_pid" 2>/dev/null || true; wait "$relay_pid" 2>/dev/null || true; relay_pid=; fi
+}
+trap 'petrel_serve_stop; relay_stop' EXIT
+
+# HAProxy on $1 relaying each connection over TLS to the server on $2; waits until it accepts (10 s at most).
+relay_start() {
+  command -v haproxy > /dev/null || { echo "autobahn: haproxy is needed for +tls" >&2; return 1; }
+  cat > "$out/relay.cfg" <<CFG
+defaults
+  mode tcp
+  timeout connect 5s
+  timeout client 120s
+  timeout server 120s
+frontend plain
+  bind 127.0.0.1:$1
+  default_backend petrel
+backend petrel
+  server petrel 127.0.0.1:$2 ssl verify none
+CFG
+  haproxy -db -f "$out/relay.cfg" > "$out/relay.log" 2>&1 &
+  relay_pid=$!
+  for _ in $(seq 1 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+    sleep 0.1
+  done
+  cat "$out/relay.log" >&2
+  return 1
+}
+
 status=0
 for transport in $transports; do
-  petrel_serve "$out/server-$transport.log" "$port" -- --transport "$transport" --port "$port" --log-level warn \
-    || { status=1; petrel_serve_stop; continue; }
+  target=$port
+  if [[ $transport == *+tls ]]; then
+    petrel_serve "$out/server-$transport.log" "$port" -- --transport "${transport%+tls}" --listen "https://127.0.0.1:$port" \
+      --tls-dir "$out/tls" --log-level warn || { status=1; petrel_serve_stop; continue; }
+    target=$((port + 1))
+    relay_start "$target" "$port" || { status=1; petrel_serve_stop; continue; }
+  else
+    petrel_serve "$out/server-$transport.log" "$port" -- --transport "$transport" --port "$port" --log-level warn \
+      || { status=1; petrel_serve_stop; continue; }
+  fi
   reports=()
   for group in "${groups[@]}"; do
     dir="$out/$transport/${group//\*/all}"
     rm -rf "$dir"; mkdir -p "$out/$transport"
     # kosoku exits 1 when a case did not pass; its report says which
-    timeout 600 "$kosoku" -m fuzzingclient -p "${PETREL_AUTOBAHN_PARALLELISM:-2}" -i "$group" -o "$dir" "ws://127.0.0.1:$port/ws/echo" \
+    timeout 600 "$kosoku" -m fuzzingclient -p "${PETREL_AUTOBAHN_PARALLELISM:-2}" -i "$group" -o "$dir" "ws://127.0.0.1:$target/ws/echo" \
       > "$dir.txt" 2>&1 || true
     if [ -s "$dir/index.json" ]; then reports+=("$dir/index.json"); else
       echo "autobahn $transport: no report for cases $group (see $dir.txt)"; status=1
@@ -89,6 +130,7 @@ for transport in $transports; do
   echo "autobahn $transport: $(head -n 1 <<< "$summary")"
   bad=$(sed -n 2p <<< "$summary")
   if [ -n "$bad" ]; then echo "  ${bad/BAD/failed:}"; status=1; fi
+  relay_stop
   petrel_serve_stop
 done
 exit $status
