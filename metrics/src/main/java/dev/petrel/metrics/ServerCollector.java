@@ -3,6 +3,7 @@ package dev.petrel.metrics;
 import dev.petrel.server.config.Connector;
 import dev.petrel.server.ConnectorMetrics;
 import dev.petrel.server.Server;
+import dev.petrel.server.WebSocketMetrics;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
@@ -24,7 +25,8 @@ import java.util.function.ToLongFunction;
  * Turns a server's {@link ConnectorMetrics} into Prometheus metric families when a scrape comes.
  * The server keeps its own counters (allocation-free, JDK-only, in the core); this collector only
  * reads them, so the Prometheus client is never on the request path. Every series has a
- * {@code listener} label naming the connector ({@code http-8080}, {@code https-8443}, {@code ajp-8009}).
+ * {@code listener} label naming the connector ({@code http-8080}, {@code https-8443}, {@code ajp-8009});
+ * the WebSocket families are on the HTTP and HTTPS listeners, which carry WebSocket.
  */
 final class ServerCollector implements MultiCollector {
     private static final String[] STATUS_CLASSES = {"1xx", "2xx", "3xx", "4xx", "5xx"};
@@ -62,6 +64,8 @@ final class ServerCollector implements MultiCollector {
         families.add(counter("petrel_requests_incomplete", "Requests whose response never ended as complete: cut after the request"
                 + " or the handler failed with bytes of it sent, or left by its client", connectors, ConnectorMetrics::requestsIncomplete));
         families.add(durations(connectors));
+        List<ConnectorMetrics> webSockets = connectors.stream().filter(m -> m.connector().kind() != Connector.Kind.AJP).toList();
+        if (!webSockets.isEmpty()) families.addAll(webSockets(webSockets));
         if (server.logsAccess()) {
             families.add(CounterSnapshot.builder().name("petrel_access_log_dropped")
                     .help("Access log lines dropped because the writer fell behind")
@@ -106,6 +110,42 @@ final class ServerCollector implements MultiCollector {
             }
         }
         return family.build();
+    }
+
+    /** The WebSocket families, on the listeners that carry WebSocket (not AJP). */
+    private static List<MetricSnapshot> webSockets(List<ConnectorMetrics> connectors) {
+        List<MetricSnapshot> families = new ArrayList<>();
+        families.add(gauge("petrel_websocket_sessions_open", "WebSocket sessions whose handler is running now", connectors,
+                m -> m.webSockets().sessionsOpen()));
+        families.add(counter("petrel_websocket_sessions_opened", "WebSocket sessions opened", connectors,
+                m -> m.webSockets().sessionsOpened()));
+        families.add(counter("petrel_websocket_messages_received", "WebSocket data messages received", connectors,
+                m -> m.webSockets().messagesReceived()));
+        families.add(counter("petrel_websocket_messages_sent", "WebSocket data messages sent", connectors,
+                m -> m.webSockets().messagesSent()));
+        families.add(counter("petrel_websocket_received_bytes", "Payload bytes of the WebSocket messages received, after inflating",
+                connectors, m -> m.webSockets().bytesReceived()));
+        families.add(counter("petrel_websocket_sent_bytes", "Payload bytes of the WebSocket messages sent, before compressing",
+                connectors, m -> m.webSockets().bytesSent()));
+        families.add(closes(connectors));
+        return families;
+    }
+
+    /** Sessions ended, by close code; a series appears with its first close, as a labelled counter's does. */
+    private static CounterSnapshot closes(List<ConnectorMetrics> connectors) {
+        CounterSnapshot.Builder family = CounterSnapshot.builder().name("petrel_websocket_closes")
+                .help("WebSocket sessions ended, by close code (1006: the connection ended without a close frame)");
+        for (ConnectorMetrics metrics : connectors) {
+            WebSocketMetrics webSockets = metrics.webSockets();
+            for (int code : WebSocketMetrics.CLOSE_CODES) closePoint(family, metrics, String.valueOf(code), webSockets.closes(code));
+            closePoint(family, metrics, "other", webSockets.closesOther());
+        }
+        return family.build();
+    }
+
+    private static void closePoint(CounterSnapshot.Builder family, ConnectorMetrics metrics, String code, long count) {
+        if (count == 0) return;
+        family.dataPoint(CounterDataPointSnapshot.builder().labels(Labels.of("listener", metrics.name(), "code", code)).value(count).build());
     }
 
     private static HistogramSnapshot durations(List<ConnectorMetrics> connectors) {

@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
+import dev.petrel.server.WebSocketMessage;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,6 +39,11 @@ class PrometheusMetricsTest {
                                 out.write(new byte[100]);
                                 out.flush();
                                 throw new IllegalStateException("the handler failed after committing");
+                            }
+                        })
+                        .websocket("/ws", socket -> {
+                            for (WebSocketMessage message; (message = socket.receive()) != null; ) {
+                                if (message instanceof WebSocketMessage.Text text) socket.sendText(text.text());
                             }
                         }).build())
                 .start();
@@ -111,6 +120,42 @@ class PrometheusMetricsTest {
                 .doesNotContain("petrel_tls_handshakes"); // no HTTPS connector
         // buckets add up: the 0.5 ms bucket holds at most what the +Inf one does
         assertThat(text).containsPattern("petrel_request_duration_seconds_bucket\\{" + l + ",le=\"5\\.0E-4\"} [0-4]\n");
+    }
+
+    /** A session's messages, bytes and close appear in the WebSocket families once it ends. */
+    @Test
+    void aWebSocketSessionIsCountedByItsMessagesBytesAndClose() throws Exception {
+        String l = "listener=\"" + listener + "\"";
+        assertThat(get(admin, "/metrics", null).body()).contains("petrel_websocket_sessions_opened_total{" + l + "} 0.0");
+        CompletableFuture<String> echo = new CompletableFuture<>();
+        WebSocket socket = client.newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:" + app.address().getPort() + "/ws"),
+                new WebSocket.Listener() {
+                    @Override
+                    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+                        echo.complete(data.toString());
+                        webSocket.request(1);
+                        return null;
+                    }
+                }).get(10, TimeUnit.SECONDS);
+        socket.sendText("hello", true).get(5, TimeUnit.SECONDS);
+        assertThat(echo.get(5, TimeUnit.SECONDS)).isEqualTo("hello");
+        assertThat(get(admin, "/metrics", null).body()).contains("petrel_websocket_sessions_open{" + l + "} 1.0");
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(5, TimeUnit.SECONDS);
+        String closed = "petrel_websocket_closes_total{code=\"1000\"," + l + "} 1.0"; // labels in the order of their names
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        String text;
+        do {
+            text = get(admin, "/metrics", null).body();
+        } while (!text.contains(closed) && System.nanoTime() < deadline);
+        assertThat(text).contains(closed)
+                .contains("# TYPE petrel_websocket_sessions_open gauge")
+                .contains("petrel_websocket_sessions_open{" + l + "} 0.0")
+                .contains("petrel_websocket_sessions_opened_total{" + l + "} 1.0")
+                .contains("petrel_websocket_messages_received_total{" + l + "} 1.0")
+                .contains("petrel_websocket_messages_sent_total{" + l + "} 1.0")
+                .contains("petrel_websocket_received_bytes_total{" + l + "} 5.0")
+                .contains("petrel_websocket_sent_bytes_total{" + l + "} 5.0")
+                .doesNotContain("code=\"1006\"");
     }
 
     @Test

@@ -7,9 +7,9 @@ import java.util.List;
 
 /**
  * What a server counted on one of its connectors since it started: connections, bytes, TLS
- * handshakes, requests by method and status class, and how long requests took. A server counts
- * only when {@linkplain Server.Builder#metrics(boolean) told to}; {@link Server#metrics()} lists one
- * of these per connector, in the order of {@link Server#connectors()}.
+ * handshakes, requests by method and status class, how long requests took, and its WebSocket
+ * sessions. A server counts only when {@linkplain Server.Builder#metrics(boolean) told to};
+ * {@link Server#metrics()} lists one of these per connector, in the order of {@link Server#connectors()}.
  *
  * <p>Every figure is read live, without a lock: figures read one after the other may be from
  * slightly different moments. Counting costs no allocation on the request path; reading
@@ -86,6 +86,9 @@ public interface ConnectorMetrics {
 
     /** How long requests took, from the handler's start until the exchange was over. */
     Histogram durations();
+
+    /** The WebSocket sessions opened on this connector: all zero on one that carries none (AJP). */
+    WebSocketMetrics webSockets();
 
     /**
      * A snapshot of a duration histogram with fixed buckets, as Prometheus expects one.

@@ -73,6 +73,7 @@ public final class MessageDecoder {
     // The data message being assembled: its type (TEXT or BINARY) while one is open, else null.
     private Opcode messageType;
     private boolean compressed;
+    private int lastMessageSize;
 
     /**
      * A decoder for one connection.
@@ -140,6 +141,16 @@ public final class MessageDecoder {
             message.clear();
             throw e;
         }
+    }
+
+    /**
+     * The payload bytes of the last data message handed to the sink, after inflating (a text
+     * message's UTF-8 bytes), for a caller that counts what it receives: read it in the sink's
+     * {@link MessageSink#text text} or {@link MessageSink#binary binary}, where it costs nothing,
+     * rather than measuring the string again.
+     */
+    public int lastMessageSize() {
+        return lastMessageSize;
     }
 
     /** Whether a close frame has been decoded: nothing more will be. */
@@ -225,6 +236,7 @@ public final class MessageDecoder {
         Opcode type = messageType;
         messageType = null;
         if (compressed) deflate.inflater().finish(message, type == Opcode.TEXT ? utf8 : null);
+        lastMessageSize = message.size();
         if (type == Opcode.TEXT) {
             if (!utf8.complete()) throw invalidText();
             sink.text(message.takeText());

@@ -37,6 +37,7 @@ public final class MessageEncoder {
     /** Whether a data message's first frame went out without FIN and its last has not. */
     private boolean fragmenting;
     private boolean fragmentsCompressed;
+    private int lastMessageSize;
 
     /**
      * An encoder for one connection.
@@ -70,8 +71,10 @@ public final class MessageEncoder {
         int length = Utf8Encoding.length(message);
         if (length < 0) {
             byte[] bytes = message.getBytes(StandardCharsets.UTF_8);
+            lastMessageSize = bytes.length;
             return data(Opcode.TEXT, bytes, 0, bytes.length);
         }
+        lastMessageSize = length;
         if (compresses(length)) {
             byte[] bytes = uncompressed(length);
             Utf8Encoding.encode(message, length, bytes, 0);
@@ -89,8 +92,18 @@ public final class MessageEncoder {
     public ByteBuffer binary(ByteBuffer payload) {
         checkNotFragmenting();
         int length = payload.remaining();
+        lastMessageSize = length;
         if (compresses(length)) return compressedFrame(Opcode.BINARY, true, true, payload);
         return frame(Opcode.BINARY, true, false, payload);
+    }
+
+    /**
+     * The payload bytes of the last message {@link #text} or {@link #binary} encoded, before
+     * compression (a text message's UTF-8 bytes), for a caller that counts what it sends: the
+     * encoder measured them already.
+     */
+    public int lastMessageSize() {
+        return lastMessageSize;
     }
 
     /**

@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.petrel.testkit.Allocations;
 import dev.petrel.websocket.DecoderFeeding.Event;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
@@ -226,6 +227,42 @@ class CompressionTest {
         byte[] textBomb = bomb.clone();
         textBomb[0] = (byte) (FIN | RSV1 | TEXT);
         assertFails(textBomb, serverDecoder(limits), CloseCodes.MESSAGE_TOO_BIG);
+    }
+
+    // --- the sizes a session counts
+
+    /** A message's size is its payload as the handler sees it: after inflating, before compressing, text in UTF-8. */
+    @Test
+    void theLastMessageSizeIsThePayloadAfterInflatingAndBeforeCompressing() throws Exception {
+        MessageDecoder decoder = SERVER.get();
+        List<Integer> sizes = new ArrayList<>();
+        MessageSink sink = new DecoderFeeding.Recorder() {
+            @Override
+            public void text(String message) {
+                sizes.add(decoder.lastMessageSize());
+            }
+
+            @Override
+            public void binary(byte[] message) {
+                sizes.add(decoder.lastMessageSize());
+            }
+        };
+        String text = "\u00e9\u20ac\ud83d\ude00"; // 4 chars, 9 bytes of UTF-8
+        byte[] frames = concat(client(FIN | RSV1 | TEXT, HELLO_BLOCK), WireFrames.client(FIN | TEXT, utf8(text)),
+                client(FIN | RSV1 | BINARY, HELLO_BLOCK), WireFrames.client(TEXT, utf8("frag")),
+                WireFrames.client(FIN | CONTINUATION, utf8("mented")), WireFrames.client(FIN | PING, utf8("ping")));
+        decoder.decode(ByteBuffer.wrap(frames), sink);
+        assertThat(sizes).containsExactly(5, 9, 5, 10);
+
+        PerMessageDeflate deflate = serverSide("permessage-deflate", DeflateSettings.DEFAULT.withMinSizeToCompress(0));
+        MessageEncoder encoder = new MessageEncoder(false, deflate);
+        encoder.text(text);
+        assertThat(encoder.lastMessageSize()).isEqualTo(9);
+        assertThat(encoder.binary(ByteBuffer.wrap(new byte[1000])).remaining()).isLessThan(100);
+        assertThat(encoder.lastMessageSize()).isEqualTo(1000);
+        encoder.ping(ByteBuffer.wrap(utf8("ping")));
+        assertThat(encoder.lastMessageSize()).as("a control frame is no message").isEqualTo(1000);
+        deflate.close();
     }
 
     /** A client's frame holding {@code payload} compressed, masked with {@link WireFrames#KEY}. */

@@ -20,8 +20,13 @@ import java.util.Locale;
  * JSON, and a last field {@code incomplete} after the NCSA fields, where log parsers that read
  * the common or combined format by its fields ignore it (Tomcat and httpd mark the same case with
  * their {@code %X}).
+ *
+ * <p>A WebSocket session gets a line of its own when it ends ({@link #formatSession}), besides the
+ * line of its handshake's exchange (status 101) written when the connection switched.
  */
 final class AccessLogLine {
+    /** RFC 6455's 1006: the connection ended without a close frame, the session's analogue of a cut response. */
+    private static final int ABNORMAL_CLOSE = 1006;
     private static final DateTimeFormatter NCSA_TIME = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
 
     private AccessLogLine() {}
@@ -63,7 +68,56 @@ final class AccessLogLine {
         return line.toString();
     }
 
-    private static String address(InetSocketAddress address) {
+    /**
+     * The line for a WebSocket session opened by {@code handshake}, written when it ends at
+     * {@code now}: the handshake's request line with status 101, the payload bytes sent for the
+     * body bytes, and the session's own fields after the NCSA ones (after a marker
+     * {@code websocket}), or in JSON after the usual keys.
+     */
+    static String formatSession(AccessLog.Format format, HandshakeLine handshake, WebSocketSessionRecorder.SessionTotals session,
+                                Instant now, ZoneId zone) {
+        String duration = String.format(Locale.ROOT, "%.3f", session.durationNanos() / 1e6);
+        if (format == AccessLog.Format.JSON) {
+            StringBuilder json = new StringBuilder(320).append('{');
+            field(json, "time", now.toString()).append(',');
+            field(json, "remote", handshake.remote()).append(',');
+            field(json, "method", handshake.method()).append(',');
+            field(json, "target", handshake.target()).append(',');
+            field(json, "protocol", handshake.protocol()).append(',');
+            field(json, "scheme", handshake.scheme()).append(',');
+            field(json, "host", handshake.host()).append(',');
+            json.append("\"status\":101,");
+            json.append("\"bytes\":").append(session.bytesSent()).append(',');
+            json.append("\"complete\":").append(session.closeCode() != ABNORMAL_CLOSE).append(',');
+            json.append("\"duration_ms\":").append(duration).append(',');
+            field(json, "referer", handshake.referer()).append(',');
+            field(json, "user_agent", handshake.userAgent()).append(',');
+            json.append("\"websocket\":true,");
+            json.append("\"close_code\":").append(session.closeCode()).append(',');
+            json.append("\"messages_received\":").append(session.messagesReceived()).append(',');
+            json.append("\"bytes_received\":").append(session.bytesReceived()).append(',');
+            json.append("\"messages_sent\":").append(session.messagesSent()).append(',');
+            json.append("\"bytes_sent\":").append(session.bytesSent());
+            return json.append('}').toString();
+        }
+        StringBuilder line = new StringBuilder(240);
+        line.append(handshake.remote()).append(" - - [").append(NCSA_TIME.format(ZonedDateTime.ofInstant(now, zone))).append("] \"");
+        quoted(line, handshake.method() + " " + handshake.target() + " " + handshake.protocol()).append("\" 101 ");
+        line.append(session.bytesSent() == 0 ? "-" : Long.toString(session.bytesSent()));
+        if (format == AccessLog.Format.COMBINED) {
+            line.append(" \"");
+            quoted(line, handshake.referer() == null ? "-" : handshake.referer()).append("\" \"");
+            quoted(line, handshake.userAgent() == null ? "-" : handshake.userAgent()).append('"');
+        }
+        line.append(" websocket close_code=").append(session.closeCode()).append(" duration_ms=").append(duration)
+                .append(" messages_received=").append(session.messagesReceived())
+                .append(" bytes_received=").append(session.bytesReceived())
+                .append(" messages_sent=").append(session.messagesSent())
+                .append(" bytes_sent=").append(session.bytesSent());
+        return line.toString();
+    }
+
+    static String address(InetSocketAddress address) {
         if (address == null) return "-";
         return address.getAddress() != null ? address.getAddress().getHostAddress() : address.getHostString();
     }

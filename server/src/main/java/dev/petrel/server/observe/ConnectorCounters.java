@@ -3,6 +3,7 @@ package dev.petrel.server.observe;
 import dev.petrel.http.Methods;
 import dev.petrel.server.config.Connector;
 import dev.petrel.server.ConnectorMetrics;
+import dev.petrel.server.WebSocketMetrics;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The counters behind one connector's {@link ConnectorMetrics}, bumped by the transport (connections
- * and bytes), the TLS step (handshakes) and {@link ExchangeRecorder} (requests). Each is a
+ * and bytes), the TLS step (handshakes), {@link ExchangeRecorder} (requests) and
+ * {@link WebSocketSessionRecorder} (WebSocket sessions, in {@link WebSocketCounters}). Each is a
  * {@link LongAdder}: connections are served on several threads at once, and an adder takes their
  * updates without contending on one cache line; it allocates only the first time two threads
  * collide on it, never per update, so the request path stays allocation-free.
@@ -39,6 +41,7 @@ public final class ConnectorCounters implements ConnectorMetrics {
     private final LongAdder[] requests = adders(METHODS.length * STATUS_CLASSES);
     private final LongAdder[] buckets = adders(BOUNDS_NANOS.length + 1); // not cumulative; the last is above every bound
     private final LongAdder durationNanos = new LongAdder();
+    private final WebSocketCounters webSockets = new WebSocketCounters();
 
     /** Counters for {@code connector}, whose address is known once it is bound (see {@link #bound}). */
     public ConnectorCounters(Connector connector) {
@@ -220,6 +223,16 @@ public final class ConnectorCounters implements ConnectorMetrics {
             cumulative.add(running);
         }
         return new Histogram(bounds, cumulative, Duration.ofNanos(durationNanos.sum()));
+    }
+
+    @Override
+    public WebSocketMetrics webSockets() {
+        return webSockets;
+    }
+
+    /** The WebSocket counters, for the sessions' recorders to bump. */
+    WebSocketCounters webSocketCounters() {
+        return webSockets;
     }
 
     @Override

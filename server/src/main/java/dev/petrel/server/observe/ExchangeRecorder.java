@@ -4,13 +4,15 @@ import dev.petrel.server.config.AccessLog;
 import dev.petrel.server.engine.exchange.ExchangeObserver;
 import dev.petrel.server.engine.exchange.ExchangeRequest;
 import dev.petrel.server.engine.exchange.ExchangeResponse;
+import dev.petrel.server.engine.exchange.WebSocketSessionObserver;
 import java.time.InstantSource;
 import java.time.ZoneId;
 
 /**
  * Records each exchange of a listener: its access log line and its connector's request counters,
  * either or both. The exchange tells it when the handler starts and once the exchange is over (its
- * response finished, replaced by an error answer, or cut).
+ * response finished, replaced by an error answer, or cut). A handshake that opens a WebSocket
+ * session gets a {@link WebSocketSessionRecorder} for the session.
  */
 public final class ExchangeRecorder implements ExchangeObserver {
     private final AccessLogWriter writer; // null: no access log
@@ -45,5 +47,11 @@ public final class ExchangeRecorder implements ExchangeObserver {
             counters.requestFinished(request.method(), response.status(), response.complete(), System.nanoTime() - startNanos);
         }
         if (writer != null) writer.record(AccessLogLine.format(format, request, response, startNanos, clock.instant(), zone));
+    }
+
+    /** A session recorded like the exchanges: in the connector's WebSocket counters, and by a line when it ends. */
+    @Override
+    public WebSocketSessionObserver webSocketSession(ExchangeRequest request) {
+        return new WebSocketSessionRecorder(request, counters == null ? null : counters.webSocketCounters(), writer, format, clock, zone);
     }
 }

@@ -7,6 +7,7 @@ import dev.petrel.server.config.WebSocketConfig;
 import dev.petrel.server.engine.exchange.ExchangeRequest;
 import dev.petrel.server.engine.exchange.ExchangeResponse;
 import dev.petrel.server.engine.exchange.WebSocketCarrier;
+import dev.petrel.server.engine.exchange.WebSocketSessionObserver;
 import dev.petrel.websocket.DeflateSettings;
 import dev.petrel.websocket.Handshake;
 import dev.petrel.websocket.PerMessageDeflate;
@@ -66,9 +67,11 @@ public final class Http1WebSocketUpgrade implements WebSocketCarrier {
         if (subprotocol != null) response.header("Sec-WebSocket-Protocol", subprotocol);
         if (deflate != null) response.header("Sec-WebSocket-Extensions", deflate.responseHeaderValue());
         HandshakeRequest opened = HandshakeRequest.of(request, subprotocol);
+        WebSocketSessionObserver observer = response.webSocketSessionObserver();
         try {
             response.switchProtocols(endpoint -> WebSocketConnection.open(endpoint,
-                    new WebSocketSession(endpoint, opened, config, deflate == null ? null : deflate.serverSide()), handler));
+                    new WebSocketSession(endpoint, opened, config, deflate == null ? null : deflate.serverSide(), observer),
+                    handler, observer));
         } catch (IOException | RuntimeException e) {
             if (deflate != null) deflate.serverSide().close(); // no session took its native memory
             throw e;

@@ -4,12 +4,15 @@ import dev.petrel.server.WebSocketHandler;
 import dev.petrel.server.WebSocketListener;
 import dev.petrel.server.engine.connection.Endpoint;
 import dev.petrel.server.engine.connection.ProtocolConnection;
+import dev.petrel.server.engine.exchange.WebSocketSessionObserver;
 import dev.petrel.websocket.CloseCodes;
 
 /**
  * A connection after the switch to WebSocket, as the transport sees it: {@link #serve()} runs the
  * route's handler on the thread it is given (a worker: the handler blocks in
- * {@code receive()}), then closes the session. A stopping server sends {@code 1001}.
+ * {@code receive()}), then closes the session. A stopping server sends {@code 1001}. The session's
+ * observer hears of its start and end here, around the handler, so that every session counted
+ * open is counted closed.
  */
 final class WebSocketConnection implements ProtocolConnection {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.websocket");
@@ -17,28 +20,32 @@ final class WebSocketConnection implements ProtocolConnection {
     private final Endpoint endpoint;
     private final WebSocketSession session;
     private final WebSocketHandler handler;
+    private final WebSocketSessionObserver observer;
 
-    WebSocketConnection(Endpoint endpoint, WebSocketSession session, WebSocketHandler handler) {
+    WebSocketConnection(Endpoint endpoint, WebSocketSession session, WebSocketHandler handler, WebSocketSessionObserver observer) {
         this.endpoint = endpoint;
         this.session = session;
         this.handler = handler;
+        this.observer = observer;
     }
 
     /**
      * The connection that serves {@code session}: a listener's inline on an endpoint that waits
      * without a thread (the {@code nio} transport's), else one that runs the handler on its thread.
      */
-    static ProtocolConnection open(Endpoint endpoint, WebSocketSession session, WebSocketHandler handler) {
+    static ProtocolConnection open(Endpoint endpoint, WebSocketSession session, WebSocketHandler handler,
+            WebSocketSessionObserver observer) {
         if (handler instanceof WebSocketListener listener && endpoint.waitsWithoutThread()) {
             session.readOnLoop();
-            return new WebSocketListenerConnection(endpoint, session, listener);
+            return new WebSocketListenerConnection(endpoint, session, listener, observer);
         }
-        return new WebSocketConnection(endpoint, session, handler);
+        return new WebSocketConnection(endpoint, session, handler, observer);
     }
 
     @Override
     public boolean serve() {
         int code = CloseCodes.NORMAL;
+        observer.opened();
         try {
             handler.serve(session);
         } catch (Exception | Error e) {
@@ -47,6 +54,7 @@ final class WebSocketConnection implements ProtocolConnection {
                     + session.remoteAddress() + " failed; closing with 1011", e);
         } finally {
             session.finish(code);
+            observer.ended(session.closeCode());
             closed(handler, session);
         }
         return false;

@@ -4,6 +4,7 @@ import dev.petrel.server.WebSocketListener;
 import dev.petrel.server.WebSocketMessage;
 import dev.petrel.server.engine.connection.Endpoint;
 import dev.petrel.server.engine.connection.ProtocolConnection;
+import dev.petrel.server.engine.exchange.WebSocketSessionObserver;
 import dev.petrel.websocket.CloseCodes;
 import java.io.IOException;
 
@@ -21,12 +22,15 @@ final class WebSocketListenerConnection implements ProtocolConnection {
     private final Endpoint endpoint;
     private final WebSocketSession session;
     private final WebSocketListener listener;
+    private final WebSocketSessionObserver observer;
     private boolean opened;
 
-    WebSocketListenerConnection(Endpoint endpoint, WebSocketSession session, WebSocketListener listener) {
+    WebSocketListenerConnection(Endpoint endpoint, WebSocketSession session, WebSocketListener listener,
+            WebSocketSessionObserver observer) {
         this.endpoint = endpoint;
         this.session = session;
         this.listener = listener;
+        this.observer = observer;
     }
 
     @Override
@@ -35,6 +39,7 @@ final class WebSocketListenerConnection implements ProtocolConnection {
         try {
             if (!opened) {
                 opened = true;
+                observer.opened();
                 listener.onOpen(session);
             }
             for (WebSocketMessage message; (message = session.receiveAvailable()) != null; ) {
@@ -52,6 +57,7 @@ final class WebSocketListenerConnection implements ProtocolConnection {
                     + session.remoteAddress() + " failed; closing with 1011", e);
         }
         session.finish(code);
+        observer.ended(session.closeCode());
         WebSocketConnection.closed(listener, session);
         return false;
     }

@@ -4,6 +4,7 @@ import dev.petrel.server.WebSocket;
 import dev.petrel.server.WebSocketMessage;
 import dev.petrel.server.config.WebSocketConfig;
 import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.exchange.WebSocketSessionObserver;
 import dev.petrel.websocket.CloseCodes;
 import dev.petrel.websocket.MessageDecoder;
 import dev.petrel.websocket.MessageEncoder;
@@ -37,6 +38,7 @@ final class WebSocketSession implements WebSocket {
     private final PerMessageDeflate deflate; // null: not negotiated
     private final MessageDecoder decoder;
     private final MessageEncoder encoder; // used under sendLock only: its compressor keeps context between messages
+    private final WebSocketSessionObserver observer; // told of each data message, sent under sendLock
     private final ReentrantLock sendLock = new ReentrantLock();
     private final ArrayDeque<WebSocketMessage> received = new ArrayDeque<>();
     private final Sink sink = new Sink();
@@ -49,8 +51,10 @@ final class WebSocketSession implements WebSocket {
     private boolean lastReadShort; // the listener style: see readDry()
     private long lastInputNanos = System.nanoTime(); // the listener style's idle clock; the blocking style's read times out itself
 
-    WebSocketSession(Endpoint endpoint, HandshakeRequest handshake, WebSocketConfig config, PerMessageDeflate deflate) {
+    WebSocketSession(Endpoint endpoint, HandshakeRequest handshake, WebSocketConfig config, PerMessageDeflate deflate,
+                     WebSocketSessionObserver observer) {
         this.endpoint = endpoint;
+        this.observer = observer;
         this.handshake = handshake;
         this.idleMillis = (int) Math.min(config.idleTimeout().toMillis(), Integer.MAX_VALUE);
         this.deflate = deflate;
@@ -211,6 +215,7 @@ final class WebSocketSession implements WebSocket {
         try {
             checkOpen();
             endpoint.write(encoder.text(text));
+            observer.sent(encoder.lastMessageSize());
         } finally {
             sendLock.unlock();
         }
@@ -222,6 +227,7 @@ final class WebSocketSession implements WebSocket {
         try {
             checkOpen();
             endpoint.write(encoder.binary(ByteBuffer.wrap(bytes)));
+            observer.sent(bytes.length);
         } finally {
             sendLock.unlock();
         }
@@ -332,11 +338,13 @@ final class WebSocketSession implements WebSocket {
         @Override
         public void text(String message) {
             received.add(new WebSocketMessage.Text(message));
+            observer.received(decoder.lastMessageSize());
         }
 
         @Override
         public void binary(byte[] message) {
             received.add(new WebSocketMessage.Binary(message));
+            observer.received(message.length);
         }
 
         @Override

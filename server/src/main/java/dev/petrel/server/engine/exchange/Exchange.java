@@ -39,7 +39,7 @@ public final class Exchange {
         this.stream = stream;
         this.body = stream.body();
         this.request = new ExchangeRequest(body);
-        this.response = new ExchangeResponse(stream, pool, body, request);
+        this.response = new ExchangeResponse(stream, pool, body, request, observer);
         this.protocol = protocol;
         this.observer = observer;
     }

@@ -24,4 +24,13 @@ public interface ExchangeObserver {
      * its bytes, and whether it ended complete.
      */
     void finished(ExchangeRequest request, ExchangeResponse response, long startNanos);
+
+    /**
+     * The handshake {@code request} is accepted and its connection becomes a WebSocket session:
+     * what observes that session. Asked during the exchange, while {@code request} is still
+     * armed: what the observer keeps of it, it copies. Default: nothing observes it.
+     */
+    default WebSocketSessionObserver webSocketSession(ExchangeRequest request) {
+        return WebSocketSessionObserver.NONE;
+    }
 }

@@ -50,6 +50,7 @@ public final class ExchangeResponse implements Response, ResponseHead {
 
     private final ExchangeStream stream;
     private final ExchangeRequest request; // for a WebSocket handshake, which reads the request's fields
+    private final ExchangeObserver observer; // for a WebSocket handshake: what observes the session
     private final BufferPool pool;
     private final BodyFailure requestBody;
     private final int headRoom;
@@ -71,10 +72,15 @@ public final class ExchangeResponse implements Response, ResponseHead {
     private Upgrade switchedTo; // the protocol the connection goes on in, after a 101
     private volatile boolean closedToHandler; // a detached response timed out: the late handler's calls fail
 
-    /** A response framed by {@code stream}, buffering in {@code pool}'s buffers, ruled by {@code requestBody}'s state. */
-    ExchangeResponse(ExchangeStream stream, BufferPool pool, BodyFailure requestBody, ExchangeRequest request) {
+    /**
+     * A response framed by {@code stream}, buffering in {@code pool}'s buffers, ruled by
+     * {@code requestBody}'s state; a WebSocket session it opens is observed by {@code observer}.
+     */
+    ExchangeResponse(ExchangeStream stream, BufferPool pool, BodyFailure requestBody, ExchangeRequest request,
+                     ExchangeObserver observer) {
         this.stream = stream;
         this.request = request;
+        this.observer = observer;
         this.pool = pool;
         this.requestBody = requestBody;
         this.headRoom = stream.headRoom();
@@ -231,6 +237,14 @@ public final class ExchangeResponse implements Response, ResponseHead {
             return;
         }
         carrier.accept(request, this, handler, config);
+    }
+
+    /**
+     * What observes the WebSocket session this exchange's handshake opens, for its
+     * {@link WebSocketCarrier} to ask once it accepts the handshake, while the request is armed.
+     */
+    public WebSocketSessionObserver webSocketSessionObserver() {
+        return observer.webSocketSession(request);
     }
 
     /** The protocol the connection switches to after this exchange (see {@link #switchProtocols}), or null. */
