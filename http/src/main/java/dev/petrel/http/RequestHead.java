@@ -26,6 +26,7 @@ public final class RequestHead {
     BodyFraming framing;
     long contentLength;
     String host;
+    String connectProtocol;
     boolean closeRequested;
     boolean keepAliveRequested;
     boolean expectContinue;
@@ -56,6 +57,24 @@ public final class RequestHead {
         this.query = query;
         this.authority = form == TargetForm.AUTHORITY ? target : null;
         this.version = version;
+        this.connectProtocol = null;
+    }
+
+    /**
+     * Marks the request as an extended CONNECT (RFC 8441, HTTP/2): its {@code :protocol}, the
+     * protocol the client asks to run over the stream. Called after {@link #line}, which clears it.
+     */
+    public void connectProtocol(String protocol) {
+        this.connectProtocol = protocol;
+    }
+
+    /**
+     * The protocol an extended CONNECT (RFC 8441) asks for, its {@code :protocol} (e.g.
+     * {@code websocket}), or null for every other request. Such a request has CONNECT for its
+     * method and an origin-form target (its {@code :path}).
+     */
+    public String connectProtocol() {
+        return connectProtocol;
     }
 
     /** Sets the header fields and the host the request is for (see {@link #host()}). */
@@ -170,7 +189,7 @@ public final class RequestHead {
     }
 
     void clear() {
-        method = target = rawPath = query = authority = host = null;
+        method = target = rawPath = query = authority = host = connectProtocol = null;
         form = null;
         version = null;
         framing = BodyFraming.NONE;

@@ -33,12 +33,12 @@ public final class FrameWriter {
      */
     public static void settings(ByteBuffer out, Http2Settings values) {
         int count = 0;
-        for (int id = Http2Settings.HEADER_TABLE_SIZE; id <= Http2Settings.MAX_HEADER_LIST_SIZE; id++) {
+        for (int id : Http2Settings.KNOWN) {
             if (values.announced(id)) count++;
         }
         checkRoom(out, Frames.HEADER_LENGTH + 6 * count);
         putHeader(out, 6 * count, Frames.SETTINGS, 0, 0);
-        for (int id = Http2Settings.HEADER_TABLE_SIZE; id <= Http2Settings.MAX_HEADER_LIST_SIZE; id++) {
+        for (int id : Http2Settings.KNOWN) {
             if (!values.announced(id)) continue;
             out.put((byte) (id >>> 8)).put((byte) id);
             // an unlimited value announced explicitly goes out as the largest a setting can say

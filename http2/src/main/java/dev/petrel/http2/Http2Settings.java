@@ -1,7 +1,8 @@
 package dev.petrel.http2;
 
 /**
- * The six settings of RFC 9113 section 6.5.2, holding their initial values until told otherwise.
+ * The six settings of RFC 9113 section 6.5.2 and RFC 8441's SETTINGS_ENABLE_CONNECT_PROTOCOL, holding
+ * their initial values until told otherwise.
  * One instance describes one side of a connection: what the peer announced (fed with
  * {@link #apply}) or what we announce (configured with {@link #set}, written by
  * {@link FrameWriter#settings}). Mutable and not thread-safe, like the connection that owns it.
@@ -23,6 +24,12 @@ public final class Http2Settings {
     public static final int MAX_FRAME_SIZE = 0x5;
     /** SETTINGS_MAX_HEADER_LIST_SIZE: advisory limit on a field section's size. */
     public static final int MAX_HEADER_LIST_SIZE = 0x6;
+    /** SETTINGS_ENABLE_CONNECT_PROTOCOL (RFC 8441 section 3): 1 when the sender accepts the extended CONNECT. */
+    public static final int ENABLE_CONNECT_PROTOCOL = 0x8;
+
+    /** The settings this class knows, in the order they are announced. */
+    static final int[] KNOWN = {HEADER_TABLE_SIZE, ENABLE_PUSH, MAX_CONCURRENT_STREAMS, INITIAL_WINDOW_SIZE, MAX_FRAME_SIZE,
+        MAX_HEADER_LIST_SIZE, ENABLE_CONNECT_PROTOCOL};
 
     /** The initial SETTINGS_HEADER_TABLE_SIZE. */
     static final long DEFAULT_HEADER_TABLE_SIZE = 4096;
@@ -35,10 +42,11 @@ public final class Http2Settings {
     private int initialWindowSize;
     private int maxFrameSize;
     private long maxHeaderListSize;
+    private boolean enableConnectProtocol;
     /** Bit {@code id} set when {@link #set} was called for setting {@code id}. */
     private int explicit;
 
-    /** The initial values: 4096, push enabled, unlimited streams, 65535, 16384, unlimited list size. */
+    /** The initial values: 4096, push enabled, unlimited streams, 65535, 16384, unlimited list size, no extended CONNECT. */
     public Http2Settings() {
         headerTableSize = DEFAULT_HEADER_TABLE_SIZE;
         enablePush = true;
@@ -54,7 +62,7 @@ public final class Http2Settings {
      * @param id the setting's identifier; unknown identifiers are ignored (section 6.5.2)
      * @param value the value as sent, an unsigned 32-bit integer
      * @return null when applied or ignored, else the connection error to end the connection with:
-     *     {@code PROTOCOL_ERROR} for ENABLE_PUSH other than 0 or 1 and for MAX_FRAME_SIZE outside
+     *     {@code PROTOCOL_ERROR} for ENABLE_PUSH or ENABLE_CONNECT_PROTOCOL other than 0 or 1 and for MAX_FRAME_SIZE outside
      *     [16384, 2^24-1], {@code FLOW_CONTROL_ERROR} for INITIAL_WINDOW_SIZE above 2^31-1
      */
     public Http2Error apply(int id, long value) {
@@ -75,7 +83,7 @@ public final class Http2Settings {
      *     {@link #apply} would refuse
      */
     public void set(int id, long value) {
-        if (id < HEADER_TABLE_SIZE || id > MAX_HEADER_LIST_SIZE) throw new IllegalArgumentException("unknown setting " + id);
+        if (!known(id)) throw new IllegalArgumentException("unknown setting " + id);
         if (value < 0 || value > MAX_VALUE) throw new IllegalArgumentException("setting value out of range: " + value);
         String invalid = check(id, value);
         if (invalid != null) throw new IllegalArgumentException(invalid + ": " + value);
@@ -113,7 +121,17 @@ public final class Http2Settings {
         return maxHeaderListSize;
     }
 
-    /** The value of setting {@code id} (1 to 6) as it goes on the wire; unlimited reads as {@link Long#MAX_VALUE}. */
+    /** SETTINGS_ENABLE_CONNECT_PROTOCOL: whether the extended CONNECT of RFC 8441 is accepted. */
+    public boolean enableConnectProtocol() {
+        return enableConnectProtocol;
+    }
+
+    private static boolean known(int id) {
+        for (int k : KNOWN) if (k == id) return true;
+        return false;
+    }
+
+    /** The value of setting {@code id} (one of {@link #KNOWN}) as it goes on the wire; unlimited reads as {@link Long#MAX_VALUE}. */
     long value(int id) {
         return switch (id) {
             case HEADER_TABLE_SIZE -> headerTableSize;
@@ -122,11 +140,12 @@ public final class Http2Settings {
             case INITIAL_WINDOW_SIZE -> initialWindowSize;
             case MAX_FRAME_SIZE -> maxFrameSize;
             case MAX_HEADER_LIST_SIZE -> maxHeaderListSize;
+            case ENABLE_CONNECT_PROTOCOL -> enableConnectProtocol ? 1 : 0;
             default -> throw new IllegalArgumentException("unknown setting " + id);
         };
     }
 
-    /** Whether setting {@code id} (1 to 6) is to be announced: set explicitly, or not at its initial value. */
+    /** Whether setting {@code id} (one of {@link #KNOWN}) is to be announced: set explicitly, or not at its initial value. */
     boolean announced(int id) {
         if ((explicit & (1 << id)) != 0) return true;
         return switch (id) {
@@ -136,6 +155,7 @@ public final class Http2Settings {
             case INITIAL_WINDOW_SIZE -> initialWindowSize != Frames.DEFAULT_WINDOW;
             case MAX_FRAME_SIZE -> maxFrameSize != Frames.DEFAULT_MAX_FRAME_SIZE;
             case MAX_HEADER_LIST_SIZE -> maxHeaderListSize != Long.MAX_VALUE;
+            case ENABLE_CONNECT_PROTOCOL -> enableConnectProtocol;
             default -> false;
         };
     }
@@ -144,6 +164,7 @@ public final class Http2Settings {
     private static String check(int id, long value) {
         return switch (id) {
             case ENABLE_PUSH -> value == 0 || value == 1 ? null : "SETTINGS_ENABLE_PUSH other than 0 or 1";
+            case ENABLE_CONNECT_PROTOCOL -> value == 0 || value == 1 ? null : "SETTINGS_ENABLE_CONNECT_PROTOCOL other than 0 or 1";
             case INITIAL_WINDOW_SIZE -> value <= Frames.MAX_WINDOW ? null : "SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1";
             case MAX_FRAME_SIZE -> value >= Frames.DEFAULT_MAX_FRAME_SIZE && value <= Frames.MAX_MAX_FRAME_SIZE
                     ? null : "SETTINGS_MAX_FRAME_SIZE outside 16384..16777215";
@@ -159,6 +180,7 @@ public final class Http2Settings {
             case INITIAL_WINDOW_SIZE -> initialWindowSize = (int) value;
             case MAX_FRAME_SIZE -> maxFrameSize = (int) value;
             case MAX_HEADER_LIST_SIZE -> maxHeaderListSize = value;
+            case ENABLE_CONNECT_PROTOCOL -> enableConnectProtocol = value == 1;
             default -> { } // unknown settings are ignored (section 6.5.2)
         }
     }

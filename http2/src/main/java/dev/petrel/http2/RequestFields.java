@@ -28,10 +28,13 @@ import java.util.Arrays;
  *       {@code proxy-connection}, {@code transfer-encoding}, {@code upgrade}) and {@code te}
  *       with any value but {@code trailers}, compared without case (section 8.2.2);</li>
  *   <li>pseudo-headers other than {@code :method}, {@code :scheme}, {@code :authority},
- *       {@code :path}; repeated, after a regular field, or in trailers (section 8.3);</li>
+ *       {@code :path} (and {@code :protocol} where the extended CONNECT of RFC 8441 is accepted);
+ *       repeated, after a regular field, or in trailers (section 8.3);</li>
  *   <li>a {@code :method} that is not a token, a {@code :scheme} that is not a URI scheme;</li>
- *   <li>at the end: a missing {@code :method}; for CONNECT a missing {@code :authority} or any
- *       {@code :scheme} or {@code :path} (section 8.5); otherwise a missing {@code :scheme} or
+ *   <li>at the end: a missing {@code :method}; a {@code :protocol} on another method than
+ *       CONNECT; for CONNECT with {@code :protocol} (RFC 8441 section 4) a missing {@code :scheme}
+ *       or {@code :path}, then checked as any other request; for CONNECT without it a missing
+ *       {@code :authority} or any {@code :scheme} or {@code :path} (section 8.5); otherwise a missing {@code :scheme} or
  *       {@code :path}, an empty {@code :path}, and for {@code http} and {@code https} a
  *       {@code :path} that neither starts with {@code /} nor is {@code *} on OPTIONS, or holds
  *       characters a request-target cannot, and an {@code :authority} with userinfo or such
@@ -47,7 +50,8 @@ public final class RequestFields {
     private static final int SCHEME = 1;
     private static final int AUTHORITY = 2;
     private static final int PATH = 3;
-    private static final byte[][] PSEUDO_NAMES = names(":method", ":scheme", ":authority", ":path");
+    private static final int PROTOCOL = 4;
+    private static final byte[][] PSEUDO_NAMES = names(":method", ":scheme", ":authority", ":path", ":protocol");
     private static final byte[][] CONNECTION_SPECIFIC = names("connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade");
     private static final byte[] TE = names("te")[0];
     private static final byte[] TRAILERS = names("trailers")[0];
@@ -57,9 +61,10 @@ public final class RequestFields {
     private static final String[] KNOWN_METHODS = {Methods.GET, Methods.POST, Methods.HEAD, Methods.PUT, Methods.DELETE,
         Methods.OPTIONS, Methods.PATCH, Methods.CONNECT, Methods.TRACE};
 
-    private final int[] start = new int[4];
+    private final int[] start = new int[5];
     /** Each pseudo-header's value length, -1 while absent. */
-    private final int[] length = new int[4];
+    private final int[] length = new int[5];
+    private final boolean extendedConnect; // :protocol is accepted: the server announced SETTINGS_ENABLE_CONNECT_PROTOCOL
     private final RecentText authorityText = new RecentText();
     private final RecentText pathText = new RecentText();
     private byte[] store = new byte[128];
@@ -70,9 +75,22 @@ public final class RequestFields {
     private String scheme;
     private String authority;
     private String path;
+    private String protocol;
 
-    /** Ready for a request's header section. */
+    /** Ready for a request's header section; {@code :protocol} is refused as an unknown pseudo-header. */
     public RequestFields() {
+        this(false);
+    }
+
+    /**
+     * Ready for a request's header section.
+     *
+     * @param extendedConnect whether {@code :protocol} is accepted on CONNECT (RFC 8441): only
+     *        where the server announced {@code SETTINGS_ENABLE_CONNECT_PROTOCOL}; elsewhere it makes
+     *        the request malformed (RFC 8441 section 3)
+     */
+    public RequestFields(boolean extendedConnect) {
+        this.extendedConnect = extendedConnect;
         reset(false);
     }
 
@@ -90,6 +108,7 @@ public final class RequestFields {
         scheme = null;
         authority = null;
         path = null;
+        protocol = null;
     }
 
     /**
@@ -127,8 +146,13 @@ public final class RequestFields {
         if (trailers) return null;
         if (length[METHOD] < 0) return "missing :method";
         method = methodText(store, start[METHOD], length[METHOD]);
-        if (method.equals(Methods.CONNECT)) {
-            // section 8.5; the extended CONNECT of RFC 8441 (:protocol) is not offered
+        if (length[PROTOCOL] >= 0) {
+            // RFC 8441 section 4: :protocol only on CONNECT, which then names its target as any request does
+            if (!method.equals(Methods.CONNECT)) return ":protocol on a method other than CONNECT";
+            if (length[SCHEME] < 0 || length[PATH] < 0) return "extended CONNECT without :scheme or :path";
+            protocol = new String(store, start[PROTOCOL], length[PROTOCOL], StandardCharsets.ISO_8859_1);
+        } else if (method.equals(Methods.CONNECT)) {
+            // section 8.5
             if (length[AUTHORITY] < 0) return "CONNECT without :authority";
             if (length[SCHEME] >= 0 || length[PATH] >= 0) return "CONNECT with :scheme or :path";
             String invalid = checkAuthority(false);
@@ -157,7 +181,7 @@ public final class RequestFields {
         return method;
     }
 
-    /** {@code :scheme}, after a successful {@link #end()}; null for CONNECT. */
+    /** {@code :scheme}, after a successful {@link #end()}; null for a CONNECT without {@code :protocol}. */
     public String scheme() {
         return scheme;
     }
@@ -167,15 +191,21 @@ public final class RequestFields {
         return authority;
     }
 
-    /** {@code :path}, after a successful {@link #end()}; null for CONNECT. */
+    /** {@code :path}, after a successful {@link #end()}; null for a CONNECT without {@code :protocol}. */
     public String path() {
         return path;
+    }
+
+    /** {@code :protocol} of an extended CONNECT (RFC 8441), after a successful {@link #end()}; null for any other request. */
+    public String protocol() {
+        return protocol;
     }
 
     /**
      * Fills {@code head} with the request this header section makes, after {@link #end()}, over
      * the section's regular {@code fields}: the target from {@code :path} (from {@code :authority}
-     * for CONNECT), the host from {@code :authority} or else the {@code host} field (null when
+     * for a CONNECT without {@code :protocol}), the {@linkplain RequestHead#connectProtocol
+     * protocol} of an extended CONNECT, the host from {@code :authority} or else the {@code host} field (null when
      * neither came), the declared {@code content-length}, and the body's framing: none with
      * END_STREAM, else DATA frames, of the declared length or of unknown length.
      *
@@ -190,7 +220,7 @@ public final class RequestFields {
      */
     public String toHead(RequestHead head, HeaderFields fields, boolean endStream) {
         String requestMethod = method != null ? method : Methods.GET;
-        if (Methods.CONNECT.equals(requestMethod)) {
+        if (Methods.CONNECT.equals(requestMethod) && protocol == null) {
             head.line(requestMethod, authority, TargetForm.AUTHORITY, null, null, HttpVersion.HTTP_2);
         } else {
             String target = path != null ? path : "/";
@@ -199,6 +229,7 @@ public final class RequestFields {
             String query = question < 0 ? null : target.substring(question + 1);
             TargetForm form = "*".equals(rawPath) ? TargetForm.ASTERISK : TargetForm.ORIGIN;
             head.line(requestMethod, target, form, rawPath, query, HttpVersion.HTTP_2);
+            head.connectProtocol(protocol);
         }
         String host = authority;
         String hostField = fields.first("host");
@@ -230,7 +261,7 @@ public final class RequestFields {
         for (int i = 0; i < PSEUDO_NAMES.length; i++) {
             if (equals(name, nameOffset, nameLength, PSEUDO_NAMES[i])) which = i;
         }
-        if (which < 0) return "unknown or response pseudo-header field";
+        if (which < 0 || (which == PROTOCOL && !extendedConnect)) return "unknown or response pseudo-header field";
         if (length[which] >= 0) return "repeated pseudo-header field";
         if (invalidValue != null) return invalidValue;
         if (which == METHOD && !isToken(value, valueOffset, valueLength)) return "invalid :method";

@@ -79,4 +79,28 @@ class Http2SettingsTest {
         s.set(Http2Settings.MAX_CONCURRENT_STREAMS, 128);
         assertThat(s.maxConcurrentStreams()).isEqualTo(128);
     }
+
+    @Test
+    void enableConnectProtocol_rfc8441_section3() {
+        Http2Settings s = new Http2Settings();
+        assertThat(s.enableConnectProtocol()).as("off until announced").isFalse();
+        assertThat(s.apply(Http2Settings.ENABLE_CONNECT_PROTOCOL, 1)).isNull();
+        assertThat(s.enableConnectProtocol()).isTrue();
+        Http2Error e = s.apply(Http2Settings.ENABLE_CONNECT_PROTOCOL, 2);
+        assertThat(e.isConnectionError()).isTrue();
+        assertThat(e.code()).isEqualTo(Http2ErrorCode.PROTOCOL_ERROR);
+    }
+
+    @Test
+    void enableConnectProtocolIsAnnouncedOnlyWhenSet() {
+        java.nio.ByteBuffer plain = java.nio.ByteBuffer.allocate(64);
+        FrameWriter.settings(plain, new Http2Settings());
+        assertThat(plain.position()).as("nothing announced").isEqualTo(Frames.HEADER_LENGTH);
+        Http2Settings ours = new Http2Settings();
+        ours.set(Http2Settings.ENABLE_CONNECT_PROTOCOL, 1);
+        java.nio.ByteBuffer frame = java.nio.ByteBuffer.allocate(64);
+        FrameWriter.settings(frame, ours);
+        assertThat(java.util.Arrays.copyOfRange(frame.array(), Frames.HEADER_LENGTH, frame.position()))
+                .containsExactly(0, 8, 0, 0, 0, 1);
+    }
 }

@@ -205,6 +205,47 @@ class RequestFieldsTest {
     }
 
     @Test
+    void extendedConnectOnlyWhereAnnounced_rfc8441_section4() {
+        String[] websocket = {":method", "CONNECT", ":protocol", "websocket", ":scheme", "https", ":path", "/ws?x=1",
+            ":authority", "example.com"};
+        assertThat(section(websocket)).as("without the setting: an unknown pseudo-header").isNotNull();
+
+        RequestFields extended = new RequestFields(true);
+        assertThat(feed(extended, websocket)).isNull();
+        assertThat(extended.method()).isSameAs(Methods.CONNECT);
+        assertThat(extended.protocol()).isEqualTo("websocket");
+        assertThat(extended.path()).isEqualTo("/ws?x=1");
+        RequestHead head = new RequestHead();
+        assertThat(extended.toHead(head, regular("sec-websocket-version", "13"), false)).isNull();
+        assertThat(head.connectProtocol()).isEqualTo("websocket");
+        assertThat(head.targetForm()).isEqualTo(TargetForm.ORIGIN);
+        assertThat(head.decodedPath()).isEqualTo("/ws");
+        assertThat(head.query()).isEqualTo("x=1");
+        assertThat(head.host()).isEqualTo("example.com");
+        assertThat(head.framing()).as("the stream carries the tunnel").isEqualTo(BodyFraming.FRAMED);
+
+        extended.reset(false);
+        assertThat(feed(extended, ":method", "CONNECT", ":protocol", "websocket", ":authority", "h")).isNotNull();
+        extended.reset(false);
+        assertThat(feed(extended, ":method", "GET", ":protocol", "websocket", ":scheme", "https", ":path", "/")).isNotNull();
+        extended.reset(false);
+        assertThat(feed(extended, ":method", "CONNECT", ":authority", "example.com:443")).as("a plain CONNECT as before").isNull();
+        extended.toHead(head, regular(), false);
+        assertThat(head.connectProtocol()).isNull();
+        assertThat(head.targetForm()).isEqualTo(TargetForm.AUTHORITY);
+    }
+
+    private static String feed(RequestFields target, String... pairs) {
+        for (int i = 0; i < pairs.length; i += 2) {
+            byte[] name = pairs[i].getBytes(StandardCharsets.ISO_8859_1);
+            byte[] value = pairs[i + 1].getBytes(StandardCharsets.ISO_8859_1);
+            String reason = target.field(name, 0, name.length, value, 0, value.length);
+            if (reason != null) return reason;
+        }
+        return target.end();
+    }
+
+    @Test
     void resetForgetsTheLastSection() {
         assertThat(request()).isNull();
         fields.reset(false);

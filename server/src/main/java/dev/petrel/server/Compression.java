@@ -65,5 +65,10 @@ public final class Compression {
         public boolean mayBlock(Request request) {
             return handler.mayBlock(request);
         }
+
+        @Override
+        public boolean servesWebSockets() {
+            return handler.servesWebSockets();
+        }
     }
 }

@@ -45,6 +45,20 @@ public interface Handler {
     }
 
     /**
+     * Whether this handler serves WebSocket sessions ({@link Response#upgradeToWebSocket}): a
+     * {@link Router} with a WebSocket route says yes. Over HTTP/2 the server then announces
+     * {@code SETTINGS_ENABLE_CONNECT_PROTOCOL} and accepts the extended CONNECT that opens a
+     * WebSocket there (RFC 8441); otherwise it announces nothing: a browser told that the server
+     * accepts it opens its WebSockets over HTTP/2 instead of HTTP/1.1, and fails where they are
+     * served over HTTP/1.1 alone. A handler of its own that
+     * calls {@code upgradeToWebSocket} says yes here to be reached over HTTP/2. Asked once, when
+     * the server starts. Default: false.
+     */
+    default boolean servesWebSockets() {
+        return false;
+    }
+
+    /**
      * Marks {@code handler} as one that never blocks (see {@link #mayBlock()}): it computes its
      * answer from the request and memory, and writes a response the socket can take at once.
      * A handler that blocks anyway stalls every connection of its event loop meanwhile.
@@ -65,6 +79,11 @@ public interface Handler {
             @Override
             public boolean mayBlock(Request request) {
                 return false;
+            }
+
+            @Override
+            public boolean servesWebSockets() {
+                return handler.servesWebSockets();
             }
         };
     }

@@ -31,6 +31,16 @@ public interface Request {
     /** The protocol version of the request. */
     HttpVersion version();
 
+    /**
+     * The protocol an HTTP/2 extended CONNECT (RFC 8441) asks to run over its stream, its
+     * {@code :protocol} (e.g. {@code websocket}), or {@code null} for every other request. Such a
+     * request has the method {@code CONNECT} and the path of its {@code :path}; the server accepts
+     * it only when it has a WebSocket route (see {@link Handler#servesWebSockets()}).
+     */
+    default String connectProtocol() {
+        return null;
+    }
+
     /** {@code http} or {@code https}, as the connection was received. */
     String scheme();
 

@@ -23,6 +23,10 @@ import java.util.TreeSet;
  *       {@code 501 Not Implemented};</li>
  *   <li>a recognized method a matching route does not serve: {@code 405} with {@code Allow}.</li>
  * </ul>
+ * An HTTP/2 extended CONNECT for {@code websocket} (RFC 8441) is the opening handshake of a
+ * WebSocket there: it goes to the {@link Builder#websocket WebSocket route} of its path as the
+ * {@code GET} of an HTTP/1.1 handshake would, and is answered as any CONNECT elsewhere
+ * ({@code 405} on a route without one, {@code 404} where no route matches).
  *
  * <pre>{@code
  * Handler app = Router.builder()
@@ -87,7 +91,7 @@ public final class Router implements Handler {
             fallback.handle(request, response);
             return;
         }
-        Handler handler = handlerFor(route, method);
+        Handler handler = handlerFor(route, request);
         if (handler != null) {
             handler.handle(request, response);
         } else if (Methods.OPTIONS.equals(method)) {
@@ -103,7 +107,7 @@ public final class Router implements Handler {
         if (!recognizes(request.method()) || "*".equals(request.path())) return false;
         Route route = find(request.path());
         if (route == null) return fallback.mayBlock(request);
-        Handler handler = handlerFor(route, request.method());
+        Handler handler = handlerFor(route, request);
         return handler != null && handler.mayBlock(request);
     }
 
@@ -111,11 +115,25 @@ public final class Router implements Handler {
         return anyMethodRouted || recognized.contains(method);
     }
 
-    private static Handler handlerFor(Route route, String method) {
+    private static Handler handlerFor(Route route, Request request) {
+        String method = request.method();
+        if (Methods.CONNECT.equals(method) && "websocket".equalsIgnoreCase(request.connectProtocol())
+                && route.byMethod.get(Methods.GET) instanceof WebSocketRoute webSocket) {
+            return webSocket; // RFC 8441: the extended CONNECT is HTTP/2's opening handshake, HTTP/1.1's GET
+        }
         Handler handler = route.byMethod.get(method);
         if (handler == null && Methods.HEAD.equals(method)) handler = route.byMethod.get(Methods.GET);
         if (handler == null) handler = route.byMethod.get("*");
         return handler;
+    }
+
+    /** Whether any route serves WebSocket sessions ({@link Builder#websocket}), or the fallback does. */
+    @Override
+    public boolean servesWebSockets() {
+        if (fallback.servesWebSockets()) return true;
+        for (Route route : exact.values()) if (route.byMethod.get(Methods.GET) instanceof WebSocketRoute) return true;
+        for (Route route : prefixes) if (route.byMethod.get(Methods.GET) instanceof WebSocketRoute) return true;
+        return false;
     }
 
     /** A router may block when any of its handlers may. */
@@ -147,6 +165,28 @@ public final class Router implements Handler {
         if (methods.contains(Methods.GET)) methods.add(Methods.HEAD);
         methods.add(Methods.OPTIONS);
         return String.join(", ", methods);
+    }
+
+    /**
+     * A route's opening handshake: it never blocks (the session runs on a thread of its own
+     * after it), so it runs on the event loop of the {@code nio} transport. A type of its own, so
+     * that the router knows its WebSocket routes.
+     */
+    private record WebSocketRoute(WebSocketHandler handler, WebSocketConfig config) implements Handler {
+        @Override
+        public void handle(Request request, Response response) throws Exception {
+            response.upgradeToWebSocket(handler, config);
+        }
+
+        @Override
+        public boolean mayBlock() {
+            return false;
+        }
+
+        @Override
+        public boolean servesWebSockets() {
+            return true;
+        }
     }
 
     /** Collects routes; not thread-safe, build once at start-up. */
@@ -201,14 +241,14 @@ public final class Router implements Handler {
 
         /**
          * Serves WebSocket sessions (RFC 6455) on {@code path}: a {@code GET} there is an opening
-         * handshake, answered by {@link Response#upgradeToWebSocket}, and each session is served
+         * handshake (over HTTP/2 an extended CONNECT, RFC 8441), answered by {@link Response#upgradeToWebSocket}, and each session is served
          * by {@code handler} on a thread of its own. The handshake itself never blocks, so it runs
          * on the event loop of the {@code nio} transport.
          */
         public Builder websocket(String path, WebSocketConfig config, WebSocketHandler handler) {
             Objects.requireNonNull(config, "config");
             Objects.requireNonNull(handler, "handler");
-            return get(path, Handler.nonBlocking((request, response) -> response.upgradeToWebSocket(handler, config)));
+            return get(path, new WebSocketRoute(handler, config));
         }
 
         /**

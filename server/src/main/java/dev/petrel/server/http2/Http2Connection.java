@@ -27,6 +27,8 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -75,7 +77,7 @@ public final class Http2Connection implements ProtocolConnection {
     private final FrameOutput output;
     private final SendWindows windows = new SendWindows();
     private final Http2Settings peerSettings = new Http2Settings();
-    private final RequestFieldSink fieldSink = new RequestFieldSink();
+    private final RequestFieldSink fieldSink;
     private final FloodGuard flood;
     private final StreamTable streams = new StreamTable();
     private final ByteBuffer in;
@@ -84,6 +86,7 @@ public final class Http2Connection implements ProtocolConnection {
     private final long writeTimeoutNanos;
     private final AtomicBoolean outputClosed = new AtomicBoolean();
     private final RecentlyReset recentlyReset = new RecentlyReset();
+    private final Set<ProtocolConnection> tunnels = ConcurrentHashMap.newKeySet(); // what extended CONNECTs carry, told of a drain
     private boolean lingerOnClose; // reader: a GOAWAY was sent for an error or the idle timeout; let it reach the client
 
     private int blockStreamId;     // reader: the stream whose header block is open
@@ -111,6 +114,7 @@ public final class Http2Connection implements ProtocolConnection {
         this.output = new FrameOutput(endpoint, new HpackEncoder(4096), config.writeTimeout().toNanos(),
                 this::beforeStreamWait);
         this.flood = new FloodGuard(settings);
+        this.fieldSink = new RequestFieldSink(protocol.extendedConnect());
         this.in = ByteBuffer.allocate(Frames.HEADER_LENGTH + Frames.DEFAULT_MAX_FRAME_SIZE).flip();
         this.receiveWindow = new ReceiveWindow(settings.connectionWindowSize());
         this.writeTimeoutNanos = config.writeTimeout().toNanos();
@@ -132,6 +136,16 @@ public final class Http2Connection implements ProtocolConnection {
 
     long writeTimeoutNanos() {
         return writeTimeoutNanos;
+    }
+
+    /** {@code carried} runs over one of the streams from now on (RFC 8441): a drain tells it too. */
+    void tunnelOpened(ProtocolConnection carried) {
+        tunnels.add(carried);
+    }
+
+    /** {@code carried} has ended. */
+    void tunnelClosed(ProtocolConnection carried) {
+        tunnels.remove(carried);
     }
 
     /** A handler read {@code n} body bytes of {@code stream}: they go back to the client's windows. */
@@ -310,6 +324,7 @@ public final class Http2Connection implements ProtocolConnection {
     @Override
     public void drain() {
         goAway(Http2ErrorCode.NO_ERROR, "the server is stopping");
+        for (ProtocolConnection carried : tunnels) carried.drain(); // a WebSocket says 1001 (going away) and ends its stream
         if (streams.noExchanges()) closeOutput();
     }
 
@@ -797,7 +812,9 @@ public final class Http2Connection implements ProtocolConnection {
         ours.set(Http2Settings.MAX_FRAME_SIZE, settings.maxFrameSize());
         ours.set(Http2Settings.HEADER_TABLE_SIZE, settings.headerTableSize());
         ours.set(Http2Settings.MAX_HEADER_LIST_SIZE, config.limits().maxHeaderSectionSize());
-        ByteBuffer frame = ByteBuffer.allocate(Frames.HEADER_LENGTH * 2 + 6 * 6 + 4);
+        // RFC 8441: only where a WebSocket route can answer it; a browser told so opens its WebSockets over HTTP/2
+        if (protocol.extendedConnect()) ours.set(Http2Settings.ENABLE_CONNECT_PROTOCOL, 1);
+        ByteBuffer frame = ByteBuffer.allocate(Frames.HEADER_LENGTH * 2 + 7 * 6 + 4);
         FrameWriter.settings(frame, ours);
         int extra = settings.connectionWindowSize() - Frames.DEFAULT_WINDOW;
         if (extra > 0) FrameWriter.windowUpdate(frame, 0, extra);

@@ -30,6 +30,7 @@ public final class Http2Protocol implements Protocol {
     private final DateCache dates;
     private final BufferPool buffers;
     private final TrustedProxies trustedProxies;
+    private final boolean extendedConnect;
 
     /** Serves {@code handler} over HTTP/2 with {@code config} and {@code settings}, dating responses from {@code dates}. */
     public Http2Protocol(Handler handler, ServerConfig config, Http2Config settings, DateCache dates) {
@@ -50,6 +51,8 @@ public final class Http2Protocol implements Protocol {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.dates = Objects.requireNonNull(dates, "dates");
         this.buffers = BufferPool.forProcessors(config.responseBufferSize());
+        // asked once: the setting goes out on every connection, and must not when no WebSocket is served
+        this.extendedConnect = handler.servesWebSockets();
     }
 
     @Override
@@ -64,6 +67,14 @@ public final class Http2Protocol implements Protocol {
     @Override
     public byte[] overloadAnswer() {
         return new byte[0];
+    }
+
+    /**
+     * Whether connections announce {@code SETTINGS_ENABLE_CONNECT_PROTOCOL} and accept the
+     * extended CONNECT (RFC 8441): only when the handler serves WebSockets.
+     */
+    boolean extendedConnect() {
+        return extendedConnect;
     }
 
     Handler handler() {

@@ -8,6 +8,8 @@ import dev.petrel.http2.Http2ErrorCode;
 import dev.petrel.server.engine.exchange.BodySource;
 import dev.petrel.server.engine.exchange.ExchangeStream;
 import dev.petrel.server.engine.exchange.ResponseHead;
+import dev.petrel.server.engine.exchange.WebSocketCarrier;
+import dev.petrel.server.websocket.Http2WebSocketUpgrade;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +23,8 @@ import java.util.Locale;
  * peer's windows and frame size, the end as the last {@code DATA} frame's {@code END_STREAM} or a
  * trailer block. A small complete response leaves as one write: its head and its whole body, when
  * the windows allow. Cutting it resets this stream alone: the connection's other streams go on.
+ * A stream an extended CONNECT opened (RFC 8441) goes on after its {@code 200} as a
+ * {@link StreamTunnel}, whose bytes leave through {@link #sendData} too.
  */
 final class Http2Stream implements ExchangeStream {
     private static final byte[] DATE = "date".getBytes(StandardCharsets.US_ASCII);
@@ -34,6 +38,7 @@ final class Http2Stream implements ExchangeStream {
     private final StreamBody body;
     private boolean sent;
     private boolean ended;
+    private boolean extendedConnect; // opened by an extended CONNECT (RFC 8441): it may carry a tunnel
 
     Http2Stream(StreamState stream, Http2Connection connection, StreamBody body, DateCache dates) {
         this.stream = stream;
@@ -46,6 +51,22 @@ final class Http2Stream implements ExchangeStream {
     @Override
     public BodySource body() {
         return body;
+    }
+
+    /** Whether the request is an extended CONNECT (RFC 8441), set as each request is armed. */
+    void extendedConnect(boolean extendedConnect) {
+        this.extendedConnect = extendedConnect;
+    }
+
+    @Override
+    public boolean carriesTunnel() {
+        return extendedConnect;
+    }
+
+    /** Over HTTP/2 a WebSocket opens with an extended CONNECT and lives on its stream (RFC 8441). */
+    @Override
+    public WebSocketCarrier webSockets() {
+        return Http2WebSocketUpgrade.INSTANCE;
     }
 
     /** Resets the stream alone: the client sees it fail rather than end as if complete, and the other streams go on. */
@@ -146,8 +167,8 @@ final class Http2Stream implements ExchangeStream {
         }, false, NO_BYTES, 0, 0, false);
     }
 
-    /** Sends body bytes as DATA frames, each within the windows and the peer's frame size. */
-    private void sendData(byte[] b, int off, int len, boolean endStream) throws IOException {
+    /** Sends body bytes as DATA frames, each within the windows and the peer's frame size; a tunnel's bytes too. */
+    void sendData(byte[] b, int off, int len, boolean endStream) throws IOException {
         if (len == 0) {
             if (endStream) {
                 ending();

@@ -15,11 +15,16 @@ import dev.petrel.http2.RequestFields;
 final class RequestFieldSink implements FieldSink {
     private static final byte[] COOKIE = {'c', 'o', 'o', 'k', 'i', 'e'};
 
-    private final RequestFields rules = new RequestFields();
+    private final RequestFields rules;
     private final ByteSink cookies = new ByteSink(64);
     private HeaderFieldsBuilder target;
     private boolean anyCookie;
     private String malformed;
+
+    /** {@code extendedConnect}: {@code :protocol} is accepted (RFC 8441), as the server announced. */
+    RequestFieldSink(boolean extendedConnect) {
+        this.rules = new RequestFields(extendedConnect);
+    }
 
     /** Starts a field section whose regular fields go to {@code target}; {@code trailers}: no pseudo-header may appear. */
     void begin(HeaderFieldsBuilder target, boolean trailers) {

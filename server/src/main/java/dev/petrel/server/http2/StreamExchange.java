@@ -3,7 +3,9 @@ package dev.petrel.server.http2;
 import dev.petrel.http.Methods;
 import dev.petrel.http.RequestHead;
 import dev.petrel.server.Handler;
+import dev.petrel.server.engine.connection.ProtocolConnection;
 import dev.petrel.server.engine.connection.RequestOrigin;
+import dev.petrel.server.engine.connection.Upgrade;
 import dev.petrel.server.engine.exchange.BodyWaitLimits;
 import dev.petrel.server.engine.exchange.Exchange;
 import dev.petrel.server.engine.exchange.ExchangeResponse;
@@ -24,6 +26,7 @@ final class StreamExchange implements Runnable {
     private final Handler handler;
     private final Exchange exchange;
     private final StreamBody body;
+    private final Http2Stream frames;
     private final ForwardedOrigin forwarded; // null: no proxy is trusted
     private final RequestHead head = new RequestHead();
     private boolean headRequest;
@@ -37,8 +40,8 @@ final class StreamExchange implements Runnable {
         this.forwarded = protocol.forwardedOrigin();
         this.body = new StreamBody(stream, connection, new BodyWaitLimits(protocol.config()),
                 protocol.config().limits().maxBodySize());
-        this.exchange = new Exchange(new Http2Stream(stream, connection, body, protocol.dates()), protocol.buffers(),
-                "HTTP/2", protocol.observer());
+        this.frames = new Http2Stream(stream, connection, body, protocol.dates());
+        this.exchange = new Exchange(frames, protocol.buffers(), "HTTP/2", protocol.observer());
     }
 
     /** The request's head, for the connection's reader to fill from the stream's fields before {@link #arm}. */
@@ -49,6 +52,7 @@ final class StreamExchange implements Runnable {
     /** Arms the request from its {@link #head()}: refused with 400 when its path does not decode. */
     void arm() {
         headRequest = Methods.HEAD.equals(head.method());
+        frames.extendedConnect(head.connectProtocol() != null);
         if (head.decodedPath() == null) reject(400, "Invalid percent-encoding in the request target");
         if (head.expectContinue()) {
             body.onFirstRead(() -> {
@@ -72,10 +76,11 @@ final class StreamExchange implements Runnable {
 
     /**
      * Whether running this exchange may block: not when it answers a rejection, nor when the
-     * handler says its route never blocks.
+     * handler says its route never blocks. An extended CONNECT always may: the protocol it opens
+     * runs on after the handler, on the exchange's thread.
      */
     boolean mayBlock() {
-        return rejectStatus == 0 && handler.mayBlock(exchange.request());
+        return rejectStatus == 0 && (head.connectProtocol() != null || handler.mayBlock(exchange.request()));
     }
 
     @Override
@@ -88,6 +93,11 @@ final class StreamExchange implements Runnable {
                 response.finish();
             } else {
                 exchange.run(handler);
+                Upgrade tunnel = response.switchedTo();
+                if (tunnel != null) {
+                    response.release();
+                    carry(tunnel);
+                }
             }
         } catch (IOException e) {
             LOG.log(System.Logger.Level.DEBUG, () -> "stream " + stream.id + " from " + connection.endpoint().remoteAddress()
@@ -98,6 +108,20 @@ final class StreamExchange implements Runnable {
         } finally {
             response.release();
             connection.streamFinished(stream);
+        }
+    }
+
+    /**
+     * Runs what an extended CONNECT opened (a WebSocket session) over the stream, on this thread,
+     * until it ends: the stream is then finished as any other, its exchange long logged.
+     */
+    private void carry(Upgrade upgrade) {
+        ProtocolConnection carried = upgrade.open(new StreamTunnel(stream, connection, frames));
+        connection.tunnelOpened(carried);
+        try {
+            carried.serve();
+        } finally {
+            connection.tunnelClosed(carried);
         }
     }
 }

@@ -7,10 +7,7 @@ import dev.petrel.server.config.WebSocketConfig;
 import dev.petrel.server.engine.exchange.ExchangeRequest;
 import dev.petrel.server.engine.exchange.ExchangeResponse;
 import dev.petrel.server.engine.exchange.WebSocketCarrier;
-import dev.petrel.server.engine.exchange.WebSocketSessionObserver;
-import dev.petrel.websocket.DeflateSettings;
 import dev.petrel.websocket.Handshake;
-import dev.petrel.websocket.PerMessageDeflate;
 import java.io.IOException;
 
 /**
@@ -54,26 +51,18 @@ public final class Http1WebSocketUpgrade implements WebSocketCarrier {
             response.status(400).send("Bad Request: " + refusal + "\n");
             return;
         }
-        if (!new OriginCheck(config.allowedOrigins()).allows(fields.first("Origin"), request.host(), request.scheme())) {
+        if (!SessionTerms.originAllowed(request, config)) {
             response.status(403).send("Forbidden: pages of this origin may not open a WebSocket here\n");
             return;
         }
-        String subprotocol = Handshake.chooseSubprotocol(fields.all("Sec-WebSocket-Protocol"), config.subprotocols());
-        PerMessageDeflate.Negotiated deflate = config.compression()
-                ? PerMessageDeflate.negotiate(fields.all("Sec-WebSocket-Extensions"), DeflateSettings.DEFAULT)
-                : null;
+        SessionTerms terms = SessionTerms.negotiate(request, config);
         response.header("Upgrade", "websocket").header("Connection", "Upgrade")
                 .header("Sec-WebSocket-Accept", Handshake.acceptKey(key));
-        if (subprotocol != null) response.header("Sec-WebSocket-Protocol", subprotocol);
-        if (deflate != null) response.header("Sec-WebSocket-Extensions", deflate.responseHeaderValue());
-        HandshakeRequest opened = HandshakeRequest.of(request, subprotocol);
-        WebSocketSessionObserver observer = response.webSocketSessionObserver();
+        terms.announce(response);
         try {
-            response.switchProtocols(endpoint -> WebSocketConnection.open(endpoint,
-                    new WebSocketSession(endpoint, opened, config, deflate == null ? null : deflate.serverSide(), observer),
-                    handler, observer));
+            response.switchProtocols(terms.session(handler, response.webSocketSessionObserver()));
         } catch (IOException | RuntimeException e) {
-            if (deflate != null) deflate.serverSide().close(); // no session took its native memory
+            terms.release(); // no session took its native memory
             throw e;
         }
     }

@@ -224,6 +224,7 @@ final class H2Client implements AutoCloseable {
     private Frame copy() throws IOException {
         int type = reader.type();
         byte[] payload = type == Frames.PING ? ByteBuffer.allocate(8).putLong(reader.pingData()).array()
+                : type == Frames.SETTINGS ? settingsPayload()
                 : Arrays.copyOfRange(reader.payload(), reader.payloadOffset(), reader.payloadOffset() + reader.payloadLength());
         List<String[]> fields = new ArrayList<>();
         if (type == Frames.HEADERS) {
@@ -237,6 +238,13 @@ final class H2Client implements AutoCloseable {
         Http2ErrorCode code = type == Frames.RST_STREAM || type == Frames.GOAWAY ? reader.errorCode() : null;
         return new Frame(type, reader.flags(), reader.streamId(), payload, fields, code,
                 type == Frames.GOAWAY ? reader.lastStreamId() : 0, type == Frames.WINDOW_UPDATE ? reader.windowIncrement() : 0);
+    }
+
+    /** A SETTINGS frame's payload as on the wire (the reader parses it into settings): identifier and value, 6 bytes each. */
+    private byte[] settingsPayload() {
+        ByteBuffer payload = ByteBuffer.allocate(6 * reader.settingsCount());
+        for (int i = 0; i < reader.settingsCount(); i++) payload.putShort((short) reader.settingId(i)).putInt((int) reader.settingValue(i));
+        return payload.array();
     }
 
     /** Reads frames until one matches (skipping the others), or fails when the connection closes first. */

@@ -6,6 +6,7 @@ import dev.petrel.server.Handler;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The {@link Router} as a client sees it. */
@@ -168,5 +169,17 @@ class RouterTest {
                 }
             }
         }
+    }
+
+    /** What decides whether HTTP/2 announces SETTINGS_ENABLE_CONNECT_PROTOCOL (RFC 8441). */
+    @Test
+    void aRouterServesWebSocketsWhenARouteOrItsFallbackDoes() {
+        Handler page = (request, response) -> response.send("x");
+        assertThat(Router.builder().get("/", page).build().servesWebSockets()).isFalse();
+        Router withSocket = Router.builder().get("/", page).websocket("/ws/*", socket -> { }).build();
+        assertThat(withSocket.servesWebSockets()).isTrue();
+        assertThat(Router.builder().fallback(withSocket).build().servesWebSockets()).isTrue();
+        assertThat(Handler.nonBlocking(withSocket).servesWebSockets()).as("a wrapper keeps it").isTrue();
+        assertThat(page.servesWebSockets()).isFalse();
     }
 }

@@ -168,7 +168,7 @@ class WebSocketTest {
     }
 
     @TransportTest
-    void overHttp2TheRouteSaysItCarriesNoWebSocketYet(Transport kind) throws Exception {
+    void overHttp2AGetOnTheRouteIsToldToUseAnExtendedConnect(Transport kind) throws Exception {
         Assumptions.assumeTrue(kind.tls(), "HTTP/2 is offered by ALPN on HTTPS");
         try (Server server = start(kind, WebSocketConfig.DEFAULT, ECHO);
              HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
@@ -176,7 +176,8 @@ class WebSocketTest {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(
                     URI.create("https://127.0.0.1:" + server.address().getPort() + "/ws")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
-            assertThat(response.statusCode()).as("RFC 8441 is not served yet").isEqualTo(501);
+            assertThat(response.statusCode()).as("RFC 8441: a WebSocket opens with CONNECT over HTTP/2").isEqualTo(400);
+            assertThat(response.body()).contains("extended CONNECT");
         }
     }
 

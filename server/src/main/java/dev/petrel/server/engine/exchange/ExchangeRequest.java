@@ -47,6 +47,11 @@ public final class ExchangeRequest implements Request {
     }
 
     @Override
+    public String connectProtocol() {
+        return head.connectProtocol();
+    }
+
+    @Override
     public String path() {
         return head.decodedPath();
     }

@@ -232,8 +232,8 @@ public final class ExchangeResponse implements Response, ResponseHead {
         checkOpen();
         WebSocketCarrier carrier = stream.webSockets();
         if (carrier == null) {
-            // AJP has no way to switch; HTTP/2's (RFC 8441's extended CONNECT) is not served yet
-            status(501).send("Not Implemented: this connection's protocol carries no WebSocket; open it over HTTP/1.1\n");
+            // AJP has no way to switch
+            status(501).send("Not Implemented: this connection's protocol carries no WebSocket; open it over HTTP/1.1 or HTTP/2\n");
             return;
         }
         carrier.accept(request, this, handler, config);
@@ -247,7 +247,32 @@ public final class ExchangeResponse implements Response, ResponseHead {
         return observer.webSocketSession(request);
     }
 
-    /** The protocol the connection switches to after this exchange (see {@link #switchProtocols}), or null. */
+    /**
+     * Answers an HTTP/2 extended CONNECT (RFC 8441) with {@code 200} and the headers set so far,
+     * sent at once, the stream left open: once the exchange is over, the stream's {@code DATA}
+     * in both directions carry {@code upgrade}'s protocol (RFC 9113 section 8.5). The response is
+     * then complete, as after {@link #switchProtocols}; the protocol asks {@link #switchedTo()}.
+     *
+     * @throws IllegalStateException when the response is committed, or the stream is no
+     *         extended CONNECT's ({@link ExchangeStream#carriesTunnel()})
+     * @throws IOException when the head could not be written: the client is gone, or reset the stream
+     */
+    public void openTunnel(Upgrade upgrade) throws IOException {
+        checkOpen();
+        if (!stream.carriesTunnel()) {
+            throw new IllegalStateException("this stream cannot carry a tunnel: only an HTTP/2 extended CONNECT's can");
+        }
+        status = 200;
+        declaredLength = -1; // a 2xx to CONNECT has no Content-Length (RFC 9110 section 9.3.6)
+        commit(0, false);    // the head without the end of the stream: the tunnel's bytes follow
+        state = State.COMPLETE;
+        switchedTo = upgrade;
+    }
+
+    /**
+     * The protocol the connection switches to after this exchange (see {@link #switchProtocols}),
+     * or the one an HTTP/2 stream carries (see {@link #openTunnel}), or null.
+     */
     public Upgrade switchedTo() {
         return switchedTo;
     }

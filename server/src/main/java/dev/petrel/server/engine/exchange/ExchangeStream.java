@@ -80,6 +80,15 @@ public interface ExchangeStream {
         return false;
     }
 
+    /**
+     * Whether this stream may go on as a tunnel after a {@code 200} (see
+     * {@link ExchangeResponse#openTunnel}): only an HTTP/2 stream an extended CONNECT (RFC 8441)
+     * opened can. Default: false.
+     */
+    default boolean carriesTunnel() {
+        return false;
+    }
+
     /** How this stream's protocol carries WebSocket sessions, or null when it carries none. Default: none. */
     default WebSocketCarrier webSockets() {
         return null;

@@ -6,7 +6,8 @@ import java.io.IOException;
 
 /**
  * How a protocol carries WebSocket sessions: over HTTP/1.1 the opening handshake's {@code 101}
- * and the connection's hand-over (RFC 6455). A stream whose protocol carries none answers null
+ * and the connection's hand-over (RFC 6455); over HTTP/2 an extended CONNECT's {@code 200} and
+ * its stream (RFC 8441, {@link ExchangeResponse#openTunnel}). A stream whose protocol carries none answers null
  * from {@link ExchangeStream#webSockets()}, and the request is answered as a plain one.
  */
 @FunctionalInterface
