@@ -26,6 +26,7 @@ final class WebSocketConnection implements ProtocolConnection {
     @Override
     public boolean serve() {
         int code = CloseCodes.NORMAL;
+        session.watch(); // here, not in the session's constructor: finish() below is sure to end what this starts
         try {
             handler.serve(session);
         } catch (Exception | Error e) {
