@@ -5,14 +5,16 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One daemon thread that looks at the {@link SessionClock} of every WebSocket session in the
- * JVM {@link #PERIOD_MILLIS four times a second}: it cuts sends past their timeout.
+ * JVM {@link #PERIOD_MILLIS four times a second}: it cuts sends past their timeout and has quiet
+ * clients pinged.
  *
  * <p>One thread for all, because sessions number in the tens of thousands: a timer scheduled per
  * send would cost on every message, and a thread per session a stack per session, while a sweep
  * costs a few volatile reads per session and look (10,000 sessions: well under a millisecond).
- * The price is precision: a send is cut up to one period past its timeout, which is nothing
- * next to timeouts of seconds. The thread never blocks on a session, and runs only while there
- * are sessions to watch.
+ * The price is precision: a send is cut up to one period past its timeout, a ping sent up to one
+ * period late, which is nothing next to timeouts of seconds. The thread never blocks on a session
+ * (a ping, which may wait for the socket like any send, goes out on a virtual thread of its own),
+ * and runs only while there are sessions to watch.
  */
 final class SessionWatch {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.websocket");

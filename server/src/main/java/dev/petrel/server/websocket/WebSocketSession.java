@@ -62,10 +62,10 @@ final class WebSocketSession implements WebSocket {
         WebSocketLimits limits = new WebSocketLimits(config.maxMessageSize(), config.maxMessageSize());
         this.decoder = new MessageDecoder(limits, false, deflate);
         this.encoder = new MessageEncoder(false, deflate);
-        this.clock = new SessionClock(config.sendTimeout(), endpoint::reset);
+        this.clock = new SessionClock(config.sendTimeout(), config.pingInterval(), endpoint::reset, this::keepAlive);
     }
 
-    /** Has the {@link SessionWatch} enforce the send timeout, until {@link #end()}. */
+    /** Has the {@link SessionWatch} enforce the send timeout and the keep-alive pings, until {@link #end()}. */
     void watch() {
         SessionWatch.SHARED.watch(clock);
     }
@@ -103,6 +103,7 @@ final class WebSocketSession implements WebSocket {
             throw e;
         }
         in.flip();
+        if (n > 0) clock.heard();
         if (n < 0) {
             if (closeCode == 0) closeCode = CloseCodes.ABNORMAL; // gone without a close
             inputEnded = true;
@@ -154,6 +155,18 @@ final class WebSocketSession implements WebSocket {
         try {
             checkOpen();
             write(encoder.ping(ByteBuffer.wrap(payload)));
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    /** A keep-alive ping, on a virtual thread the watch started: the client has been quiet for the ping interval. */
+    private void keepAlive() {
+        sendLock.lock();
+        try {
+            if (isOpen()) write(encoder.ping(ByteBuffer.allocate(0)));
+        } catch (IOException e) {
+            // the session has ended: its handler's receive() returns null
         } finally {
             sendLock.unlock();
         }
