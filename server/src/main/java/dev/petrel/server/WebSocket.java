@@ -8,8 +8,9 @@ import java.net.InetSocketAddress;
  * may send, and sends are written whole, one at a time, in the order they were made.
  *
  * <p>Sending blocks while the client does not read: a slow client slows its sender down instead of
- * filling the server's memory, and one that reads nothing within the server's write timeout is
- * disconnected (the send then throws).
+ * filling the server's memory, and one that does not take a message within the route's send
+ * timeout ({@link dev.petrel.server.config.WebSocketConfig#sendTimeout()}) is disconnected: the
+ * send throws, {@link #closeCode()} is {@code 1008}, and {@link #receive()} returns null.
  */
 public interface WebSocket {
     /**
@@ -25,7 +26,8 @@ public interface WebSocket {
     /**
      * Sends a text message.
      *
-     * @throws IOException when the session is closed or the connection failed
+     * @throws IOException when the session is closed, the connection failed, or the client did not
+     *         take the message within the send timeout
      */
     void sendText(String text) throws IOException;
 

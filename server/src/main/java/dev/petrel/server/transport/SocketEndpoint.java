@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 
 /**
@@ -37,6 +38,7 @@ final class SocketEndpoint implements Endpoint {
     private long sliceStart; // when the current slice began, and its bytes: written before writeDeadline, read after it
     private int sliceBytes;
     private volatile long writeDeadline; // nanoTime by which the current slice must be written, send buffer not counted; 0 when not writing
+    private volatile boolean writeCut; // the watchdog closed the socket under an overdue write
 
     SocketEndpoint(Socket socket, WriteLimits writeLimits, ConnectorCounters counters) throws IOException {
         this.socket = socket;
@@ -106,6 +108,10 @@ final class SocketEndpoint implements Endpoint {
                 off += slice;
                 len -= slice;
             }
+        } catch (IOException e) {
+            // the watchdog's close shows as "Socket closed": say it was the timeout, as the contract says
+            if (writeCut) throw (SocketTimeoutException) writeLimits.timedOut().initCause(e);
+            throw e;
         } finally {
             writeDeadline = 0;
         }
@@ -129,6 +135,12 @@ final class SocketEndpoint implements Endpoint {
             return true; // closed under the write: closing again frees what is left
         }
         return now - writeLimits.deadline(start, bytes, start, sendBuffer) > 0;
+    }
+
+    /** The watchdog's cut of an overdue write: closes the socket, and has the failing write say it timed out. */
+    void cutOverdueWrite() {
+        writeCut = true;
+        close();
     }
 
     @Override

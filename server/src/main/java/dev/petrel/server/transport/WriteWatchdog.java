@@ -42,7 +42,7 @@ final class WriteWatchdog implements AutoCloseable {
             for (SocketEndpoint endpoint : watched) {
                 if (endpoint.writeOverdue(now)) {
                     LOG.log(System.Logger.Level.DEBUG, () -> "write to " + endpoint.remoteAddress() + " timed out; closing");
-                    endpoint.close();
+                    endpoint.cutOverdueWrite();
                 }
             }
         }

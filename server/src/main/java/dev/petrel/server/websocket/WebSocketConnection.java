@@ -46,6 +46,7 @@ final class WebSocketConnection implements ProtocolConnection {
     public boolean serve() {
         int code = CloseCodes.NORMAL;
         observer.opened();
+        session.watch(); // here, not in the session's constructor: finish() below is sure to end what this starts
         try {
             handler.serve(session);
         } catch (Exception | Error e) {

@@ -40,6 +40,7 @@ final class WebSocketListenerConnection implements ProtocolConnection {
             if (!opened) {
                 opened = true;
                 observer.opened();
+                session.watch(); // finish() below ends what this starts
                 listener.onOpen(session);
             }
             for (WebSocketMessage message; (message = session.receiveAvailable()) != null; ) {

@@ -25,6 +25,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #receive()}, answering pings and the client's close on the way; any thread sends, one
  * whole frame at a time under a lock, blocking while the client does not read. The server closes
  * the TCP connection once the close handshake is done (RFC 6455 section 7.1.1).
+ *
+ * <p>Every frame written, the pongs the reading thread answers with included, must be out within
+ * the route's send timeout: the {@link SessionWatch} resets the connection under one that is not,
+ * which ends the session with {@code 1008}. So a client that does not read holds no thread, and no
+ * more than a frame and the socket's buffers, for longer than that.
  */
 final class WebSocketSession implements WebSocket {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.websocket");
@@ -40,6 +45,7 @@ final class WebSocketSession implements WebSocket {
     private final MessageEncoder encoder; // used under sendLock only: its compressor keeps context between messages
     private final WebSocketSessionObserver observer; // told of each data message, sent under sendLock
     private final ReentrantLock sendLock = new ReentrantLock();
+    private final SessionClock clock;
     private final ArrayDeque<WebSocketMessage> received = new ArrayDeque<>();
     private final Sink sink = new Sink();
     private final SessionReadBuffer readBuffer = new SessionReadBuffer();
@@ -61,6 +67,12 @@ final class WebSocketSession implements WebSocket {
         WebSocketLimits limits = new WebSocketLimits(config.maxMessageSize(), config.maxMessageSize());
         this.decoder = new MessageDecoder(limits, false, deflate);
         this.encoder = new MessageEncoder(false, deflate);
+        this.clock = new SessionClock(config.sendTimeout(), config.pingInterval(), endpoint::reset, this::keepAlive);
+    }
+
+    /** Has the {@link SessionWatch} enforce the send timeout and the keep-alive pings, until {@link #end()}. */
+    void watch() {
+        SessionWatch.SHARED.watch(clock);
     }
 
     @Override
@@ -157,7 +169,10 @@ final class WebSocketSession implements WebSocket {
             return false;
         }
         lastReadShort = n < room;
-        if (n > 0) lastInputNanos = System.nanoTime();
+        if (n > 0) {
+            lastInputNanos = System.nanoTime();
+            clock.heard();
+        }
         return n > 0;
     }
 
@@ -178,6 +193,7 @@ final class WebSocketSession implements WebSocket {
             throw e;
         }
         readBuffer.endRead();
+        if (n > 0) clock.heard();
         if (n < 0) {
             clientGone();
             return false;
@@ -214,7 +230,7 @@ final class WebSocketSession implements WebSocket {
         sendLock.lock();
         try {
             checkOpen();
-            endpoint.write(encoder.text(text));
+            write(encoder.text(text));
             observer.sent(encoder.lastMessageSize());
         } finally {
             sendLock.unlock();
@@ -226,7 +242,7 @@ final class WebSocketSession implements WebSocket {
         sendLock.lock();
         try {
             checkOpen();
-            endpoint.write(encoder.binary(ByteBuffer.wrap(bytes)));
+            write(encoder.binary(ByteBuffer.wrap(bytes)));
             observer.sent(bytes.length);
         } finally {
             sendLock.unlock();
@@ -239,10 +255,56 @@ final class WebSocketSession implements WebSocket {
         sendLock.lock();
         try {
             checkOpen();
-            endpoint.write(encoder.ping(ByteBuffer.wrap(payload)));
+            write(encoder.ping(ByteBuffer.wrap(payload)));
         } finally {
             sendLock.unlock();
         }
+    }
+
+    /** A keep-alive ping, on a virtual thread the watch started: the client has been quiet for the ping interval. */
+    private void keepAlive() {
+        sendLock.lock();
+        try {
+            if (isOpen()) write(encoder.ping(ByteBuffer.allocate(0)));
+        } catch (IOException e) {
+            // the session has ended: its handler's receive() returns null
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    /**
+     * Writes one frame, holding sendLock, within the send timeout. A failed write ends the
+     * session: the frame may be cut in the middle, so nothing more can be sent on the connection.
+     */
+    private void write(ByteBuffer frame) throws IOException {
+        clock.sendStarting();
+        try {
+            endpoint.write(frame);
+        } catch (IOException e) {
+            throw sendFailed(e);
+        } finally {
+            clock.sendDone();
+        }
+    }
+
+    /**
+     * Ends the session after a failed write: {@code 1008} when the client took too long (the
+     * watch's cut, or the transport's own write timeout), {@code 1006} when the connection broke.
+     * The connection is reset, not closed: a client that does not read would never get a close
+     * frame, and a reset frees the socket's buffers at once.
+     */
+    private IOException sendFailed(IOException e) {
+        boolean timedOut = clock.sendCut() || e instanceof SocketTimeoutException;
+        closeSent = true; // no frame can follow one cut short
+        if (closeCode == 0) closeCode = timedOut ? CloseCodes.POLICY_VIOLATION : CloseCodes.ABNORMAL;
+        inputEnded = true;
+        endpoint.reset();
+        if (!timedOut) return e;
+        LOG.log(System.Logger.Level.DEBUG, () -> "the WebSocket client " + handshake.remoteAddress() + " did not read; closed with 1008");
+        String limit = clock.sendCut() ? "the send timeout" : "the server's write timeout";
+        return (IOException) new SocketTimeoutException("the client did not take a WebSocket frame within " + limit
+                + "; the session is closed (" + closeCode + ")").initCause(e);
     }
 
     private void checkOpen() throws IOException {
@@ -262,9 +324,9 @@ final class WebSocketSession implements WebSocket {
             if (closeSent) return;
             closeSent = true;
             if (closeCode == 0) closeCode = code;
-            endpoint.write(encoder.close(code, reason)); // NO_STATUS: a close without a body, as the client sent
+            write(encoder.close(code, reason)); // NO_STATUS: a close without a body, as the client sent
         } catch (IOException e) {
-            endpoint.close();
+            // write() ended the connection: nothing more can be said on it
         } finally {
             sendLock.unlock();
         }
@@ -294,6 +356,7 @@ final class WebSocketSession implements WebSocket {
     void end() {
         if (ended) return;
         ended = true;
+        SessionWatch.SHARED.forget(clock);
         if (!lingering.get()) endpoint.close();
         if (deflate != null) deflate.close();
     }
@@ -349,11 +412,14 @@ final class WebSocketSession implements WebSocket {
 
         @Override
         public void ping(byte[] payload) {
+            // Answered here, on the reading thread: while the pong cannot be written the session
+            // reads nothing more, so a client that pings without reading is slowed down by TCP
+            // instead of making the server queue pongs, and is cut at the send timeout.
             sendLock.lock();
             try {
-                if (!closeSent) endpoint.write(encoder.pong(ByteBuffer.wrap(payload)));
+                if (!closeSent) write(encoder.pong(ByteBuffer.wrap(payload)));
             } catch (IOException e) {
-                endpoint.close(); // the receive that follows sees the end
+                // write() ended the session: the receive that follows sees the end
             } finally {
                 sendLock.unlock();
             }
