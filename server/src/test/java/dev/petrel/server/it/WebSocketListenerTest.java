@@ -1,5 +1,7 @@
 package dev.petrel.server.it;
 
+import static dev.petrel.server.it.WebSocketClients.client;
+import static dev.petrel.server.it.WebSocketClients.uri;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Router;
@@ -9,17 +11,14 @@ import dev.petrel.server.WebSocketListener;
 import dev.petrel.server.WebSocketMessage;
 import dev.petrel.server.config.TransportKind;
 import dev.petrel.server.config.WebSocketConfig;
+import dev.petrel.server.it.WebSocketClients.Recorder;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
@@ -66,16 +65,6 @@ class WebSocketListenerTest {
 
     private static Server start(Transport kind, WebSocketConfig config, WebSocketListener listener) throws IOException {
         return TestServers.start(kind, Router.builder().websocket("/ws", config, listener).build());
-    }
-
-    private static URI uri(Server server, Transport kind) {
-        return URI.create((kind.tls() ? "wss://127.0.0.1:" : "ws://127.0.0.1:") + server.address().getPort() + "/ws");
-    }
-
-    private static HttpClient client(Transport kind) {
-        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
-        if (kind.tls()) builder.sslContext(TestCertificate.get().clientContext());
-        return builder.build();
     }
 
     @TransportTest
@@ -167,61 +156,6 @@ class WebSocketListenerTest {
             assertThat(in.readUnsignedShort()).isEqualTo(1002);
             assertThat(client.readToEnd()).as("nothing after the close").isEmpty();
             assertThat(echo.nextEvent()).isEqualTo("closed:1002");
-        }
-    }
-
-    /** Records what the JDK's client receives, one event per whole message. */
-    private static final class Recorder implements java.net.http.WebSocket.Listener {
-        private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
-        private final StringBuilder text = new StringBuilder();
-        private final java.io.ByteArrayOutputStream binary = new java.io.ByteArrayOutputStream();
-
-        String next() throws InterruptedException {
-            String event = events.poll(10, TimeUnit.SECONDS);
-            assertThat(event).as("an event within 10 s").isNotNull();
-            return event;
-        }
-
-        @Override
-        public CompletionStage<?> onText(java.net.http.WebSocket socket, CharSequence data, boolean last) {
-            text.append(data);
-            if (last) {
-                events.add("text:" + text);
-                text.setLength(0);
-            }
-            socket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onBinary(java.net.http.WebSocket socket, ByteBuffer data, boolean last) {
-            byte[] bytes = new byte[data.remaining()];
-            data.get(bytes);
-            binary.writeBytes(bytes);
-            if (last) {
-                events.add("binary:" + Arrays.toString(binary.toByteArray()));
-                binary.reset();
-            }
-            socket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onPong(java.net.http.WebSocket socket, ByteBuffer message) {
-            events.add("pong:" + StandardCharsets.UTF_8.decode(message));
-            socket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onClose(java.net.http.WebSocket socket, int statusCode, String reason) {
-            events.add("close:" + statusCode);
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public void onError(java.net.http.WebSocket socket, Throwable error) {
-            events.add("error:" + error);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.petrel.server.it;
 
+import static dev.petrel.server.it.WebSocketClients.client;
+import static dev.petrel.server.it.WebSocketClients.uri;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Router;
@@ -7,6 +9,7 @@ import dev.petrel.server.Server;
 import dev.petrel.server.WebSocketHandler;
 import dev.petrel.server.WebSocketMessage;
 import dev.petrel.server.config.WebSocketConfig;
+import dev.petrel.server.it.WebSocketClients.Recorder;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -17,12 +20,7 @@ import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
@@ -52,16 +50,6 @@ class WebSocketTest {
                 .websocket("/ws", config, handler)
                 .build();
         return TestServers.start(kind, router);
-    }
-
-    private static URI uri(Server server, Transport kind) {
-        return URI.create((kind.tls() ? "wss://127.0.0.1:" : "ws://127.0.0.1:") + server.address().getPort() + "/ws");
-    }
-
-    private static HttpClient client(Transport kind) {
-        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
-        if (kind.tls()) builder.sslContext(TestCertificate.get().clientContext());
-        return builder.build();
     }
 
     @TransportTest
@@ -222,60 +210,5 @@ class WebSocketTest {
     private static String handshake(String version, String key, String origin) {
         return "GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " + key + "\r\n"
                 + version + (origin == null ? "" : "Origin: " + origin + "\r\n") + "\r\n";
-    }
-
-    /** Records what the JDK's client receives, one event per whole message. */
-    private static final class Recorder implements WebSocket.Listener {
-        private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
-        private final StringBuilder text = new StringBuilder();
-        private final java.io.ByteArrayOutputStream binary = new java.io.ByteArrayOutputStream();
-
-        String next() throws InterruptedException {
-            String event = events.poll(10, TimeUnit.SECONDS);
-            assertThat(event).as("an event within 10 s").isNotNull();
-            return event;
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
-            text.append(data);
-            if (last) {
-                events.add("text:" + text);
-                text.setLength(0);
-            }
-            socket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onBinary(WebSocket socket, ByteBuffer data, boolean last) {
-            byte[] bytes = new byte[data.remaining()];
-            data.get(bytes);
-            binary.writeBytes(bytes);
-            if (last) {
-                events.add("binary:" + Arrays.toString(binary.toByteArray()));
-                binary.reset();
-            }
-            socket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onPong(WebSocket socket, ByteBuffer message) {
-            events.add("pong:" + StandardCharsets.UTF_8.decode(message));
-            socket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onClose(WebSocket socket, int statusCode, String reason) {
-            events.add("close:" + statusCode);
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public void onError(WebSocket socket, Throwable error) {
-            events.add("error:" + error);
-        }
     }
 }
