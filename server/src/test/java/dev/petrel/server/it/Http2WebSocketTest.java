@@ -256,6 +256,11 @@ class Http2WebSocketTest {
             H2Client.Response get = h2.get(7, "/ws");
             assertThat(get.status()).isEqualTo(400);
             assertThat(get.text()).contains("extended CONNECT");
+            // a plain CONNECT (RFC 9113 section 8.5: :authority, no :path), a tunnel this server never
+            // makes: no path, so no route matches, and the fallback answers
+            h2.headers(9, false, ":method", "CONNECT", ":authority", "localhost:443");
+            assertThat(h2.response(9).status()).isEqualTo(404);
+            assertThat(h2.get(11, "/").status()).as("the connection goes on").isEqualTo(200);
         }
     }
 
