@@ -26,11 +26,14 @@ public final class Http1WebSocketUpgrade implements WebSocketCarrier {
     public void accept(ExchangeRequest request, ExchangeResponse response, WebSocketHandler handler, WebSocketConfig config)
             throws IOException {
         HeaderFields fields = request.headers();
-        if (!"GET".equals(request.method())) {
-            response.status(405).header("Allow", "GET").send("Method Not Allowed: a WebSocket opens with GET\n");
+        String method = request.method();
+        if (!"GET".equals(method) && !"HEAD".equals(method)) {
+            response.status(405).header("Allow", "GET, HEAD").send("Method Not Allowed: a WebSocket opens with GET\n");
             return;
         }
-        if (!fields.containsToken("Upgrade", "websocket")) {
+        // HEAD gets the head of what a GET without the handshake's fields gets (RFC 9110 section
+        // 9.3.2), and never a session: the opening handshake is a GET (RFC 6455 section 4.1)
+        if ("HEAD".equals(method) || !fields.containsToken("Upgrade", "websocket")) {
             response.status(426).header("Upgrade", "websocket").header("Connection", "Upgrade")
                     .send("Upgrade Required: this is a WebSocket endpoint\n");
             return;

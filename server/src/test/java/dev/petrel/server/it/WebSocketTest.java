@@ -138,6 +138,9 @@ class WebSocketTest {
             assertThat(client.send(handshake("Sec-WebSocket-Version: 13\r\n", KEY, "https://evil.example")).read().status())
                     .as("a page of another site").isEqualTo(403);
             assertThat(client.send("POST /ws HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n").read().status()).isEqualTo(405);
+            RawResponse head = client.send(handshake("Sec-WebSocket-Version: 13\r\n", KEY, null).replaceFirst("GET", "HEAD")).readHead();
+            assertThat(head.status()).as("HEAD, even with the handshake's fields: what a GET without them gets").isEqualTo(426);
+            assertThat(head.header("Upgrade")).isEqualTo("websocket");
             assertThat(client.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n").read().text())
                     .as("the connection stays HTTP/1.1 after each refusal").isEqualTo("plain");
         }
