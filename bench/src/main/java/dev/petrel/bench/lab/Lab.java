@@ -15,6 +15,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -101,7 +102,7 @@ public final class Lab {
         Path dir = paths.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir);
         err.println("petrel bench: " + String.join(", ", options.scenarios()) + " on " + servers.size() + " servers, "
-                + (options.passes() > 0 ? options.passes() + " pass(es)" : "3 passes (ramp: 1)") + (options.quick() ? " (quick)" : "")
+                + (options.passes() > 0 ? options.passes() + " pass(es)" : "3 passes (ramp: 1)") + (options.smoke() ? " (smoke)" : options.quick() ? " (quick)" : "")
                 + "; results in " + paths.home().relativize(dir));
         for (Scenario scenario : scenarios) {
             String name = scenario.info().name();
@@ -116,9 +117,11 @@ public final class Lab {
             String reason = scenario.unavailable();
             if (reason != null) unavailable.put(scenario, reason);
         }
+        Map<Scenario, List<ServerSpec>> applicable = new LinkedHashMap<>();
+        for (Scenario scenario : scenarios) applicable.put(scenario, Applicability.applicable(scenario, servers));
+        Map<Scenario, List<ServerSpec>> runs = options.smoke() ? SmokeSelection.select(scenarios, applicable) : applicable;
         List<Progress.Plan> plans = scenarios.stream().filter(s -> !unavailable.containsKey(s))
-                .map(s -> new Progress.Plan(s.info().name(),
-                        options.passesFor(s.info().name()) * Applicability.applicable(s, servers).size(), s.stepEstimate()))
+                .map(s -> new Progress.Plan(s.info().name(), options.passesFor(s.info().name()) * runs.get(s).size(), s.stepEstimate()))
                 .toList();
         Progress progress = new Progress(err, err == System.err && Progress.stderrIsTerminal(), System::nanoTime, plans);
         // servers that said they cannot run on this machine (io_uring refused), with their reason: started no more
@@ -134,8 +137,8 @@ public final class Lab {
                     continue;
                 }
                 progress.scenario(scenario.info().name());
-                runScenario(scenario, servers, options, scenario.https() ? tls : null, cpus, sameCpuOnly, dir, results,
-                        progress, unavailableServers);
+                runScenario(scenario, servers, runs.get(scenario), options, scenario.https() ? tls : null, cpus, sameCpuOnly,
+                        dir, results, progress, unavailableServers);
                 progress.scenarioDone();
                 scenario.derive(results);
             }
@@ -156,13 +159,23 @@ public final class Lab {
         return notRun == 0 ? 0 : 1;
     }
 
-    private static void runScenario(Scenario scenario, List<ServerSpec> servers, LabOptions options, LabCertificate tls,
-                                    int cpus, boolean sameCpuOnly, Path dir, RunResults results, Progress progress,
-                                    Map<String, String> unavailableServers) throws InterruptedException {
+    /**
+     * Runs {@code scenario} on {@code applicable}, its servers to start (all it can measure, or a smoke
+     * run's choice of them), in every pass; the cells of the other {@code servers} are marked not
+     * applicable, with the reason.
+     */
+    private static void runScenario(Scenario scenario, List<ServerSpec> servers, List<ServerSpec> applicable,
+                                    LabOptions options, LabCertificate tls, int cpus, boolean sameCpuOnly, Path dir,
+                                    RunResults results, Progress progress, Map<String, String> unavailableServers)
+            throws InterruptedException {
         String name = scenario.info().name();
         int passes = options.passesFor(name);
         markNotApplicable(scenario, servers, results);
-        List<ServerSpec> applicable = Applicability.applicable(scenario, servers);
+        for (ServerSpec spec : servers) {
+            if (Applicability.reason(scenario, spec) == null && !applicable.contains(spec)) {
+                markCells(scenario, spec, "left out of this --smoke run: an earlier scenario started it the same way", results);
+            }
+        }
         for (int pass = 1; pass <= passes; pass++) {
             CpuAssignment cpu = CpuAssignment.forPass(pass, cpus, sameCpuOnly);
             List<ServerSpec> order = new ArrayList<>(applicable);
@@ -221,9 +234,14 @@ public final class Lab {
      * server cannot run on this machine, which says nothing of the server.
      */
     static void markUnavailable(Scenario scenario, ServerSpec spec, String reason, RunResults results) {
+        markCells(scenario, spec, "cannot run here: " + reason, results);
+    }
+
+    /** Every cell of {@code spec} in each section of {@code scenario} marked not applicable for {@code reason}. */
+    private static void markCells(Scenario scenario, ServerSpec spec, String reason, RunResults results) {
         for (ScenarioInfo section : scenario.sections()) {
             for (String variant : section.variants()) {
-                results.notApplicable(new NotApplicable(section.name(), variant, spec.name(), "cannot run here: " + reason));
+                results.notApplicable(new NotApplicable(section.name(), variant, spec.name(), reason));
             }
         }
     }

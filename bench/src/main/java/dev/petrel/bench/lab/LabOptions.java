@@ -17,12 +17,14 @@ import java.util.Set;
  * @param scenarios scenario names, in the order to run
  * @param servers server names to run, or empty for all
  * @param quick whether to run every scenario in seconds (a smoke test of the lab, not a measurement)
+ * @param smoke whether to run quick and start each server only in the scenarios that start it a new
+ *     way ({@link SmokeSelection}): the lab's check in CI
  * @param passes passes per scenario, or 0 for each scenario's default ({@link #passesFor})
  * @param publish whether to copy the report to bench/RESULTS.md
  * @param sameCpuOnly whether to pin tools to the servers' CPU everywhere (for a one-CPU machine)
  * @param before another build's {@code bench/target/lib} whose Petrel servers run beside this one's, or null
  */
-record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, int passes, boolean publish,
+record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, boolean smoke, int passes, boolean publish,
                   boolean sameCpuOnly, Path before) {
     static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "tail", "ramp", "idle", "idle-tls", "ajp",
             "tomcat", "tomcat-ramp", "tls", "h2", "websocket", "failover");
@@ -45,7 +47,7 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
 
     /** These options with other scenarios: the failover scenario runs apart from the per-server ones. */
     LabOptions withScenarios(List<String> names) {
-        return new LabOptions(List.copyOf(names), servers, quick, passes, publish, sameCpuOnly, before);
+        return new LabOptions(List.copyOf(names), servers, quick, smoke, passes, publish, sameCpuOnly, before);
     }
 
     /** Passes for {@code scenario}: as asked, else 3 (1 for the ramp, whose pass is long). */
@@ -58,6 +60,7 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
         List<String> scenarios = new ArrayList<>();
         Set<String> servers = new LinkedHashSet<>();
         boolean quick = false;
+        boolean smoke = false;
         boolean publish = false;
         boolean sameCpuOnly = false;
         int passes = -1;
@@ -66,6 +69,10 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
             String arg = args.get(i);
             switch (arg) {
                 case "--quick" -> quick = true;
+                case "--smoke" -> {
+                    smoke = true;
+                    quick = true;
+                }
                 case "--publish" -> publish = true;
                 case "--same-cpu-only" -> sameCpuOnly = true;
                 case "--servers" -> {
@@ -98,6 +105,6 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, in
         }
         if (scenarios.isEmpty()) throw new LabException("name a scenario (" + String.join(", ", SCENARIOS) + ", all)");
         if (passes < 0) passes = quick ? 1 : 0;
-        return new LabOptions(List.copyOf(new LinkedHashSet<>(scenarios)), servers, quick, passes, publish, sameCpuOnly, before);
+        return new LabOptions(List.copyOf(new LinkedHashSet<>(scenarios)), servers, quick, smoke, passes, publish, sameCpuOnly, before);
     }
 }

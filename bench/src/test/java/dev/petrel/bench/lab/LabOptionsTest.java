@@ -19,6 +19,11 @@ class LabOptionsTest {
         LabOptions quick = LabOptions.parse(List.of("all", "--quick"));
         assertThat(quick.passesFor("latency")).isEqualTo(1);
         assertThat(quick.passesFor("ramp")).isEqualTo(1);
+        assertThat(quick.smoke()).isFalse();
+        LabOptions smoke = LabOptions.parse(List.of("all", "--smoke"));
+        assertThat(smoke.quick()).isTrue();
+        assertThat(smoke.smoke()).isTrue();
+        assertThat(smoke.passesFor("latency")).isEqualTo(1);
         assertThat(LabOptions.parse(List.of("ramp", "--passes", "2")).passesFor("ramp")).isEqualTo(2);
     }
 
