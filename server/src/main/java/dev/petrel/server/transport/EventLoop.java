@@ -23,6 +23,9 @@ final class EventLoop implements AutoCloseable {
     /** How often waiting connections' deadlines are checked; timeouts fire at most this late. */
     static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
+    /** The loop whose thread this is; unbound on every other thread. */
+    private static final ScopedValue<EventLoop> CURRENT = ScopedValue.newInstance();
+
     private final Selector selector;
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
@@ -42,8 +45,8 @@ final class EventLoop implements AutoCloseable {
         this.selector = Selector.open();
         this.virtual = threads == LoopThreads.VIRTUAL;
         this.thread = switch (threads) {
-            case PLATFORM -> Thread.ofPlatform().name(name).daemon(true).unstarted(this::run);
-            case VIRTUAL -> Thread.ofVirtual().name(name).unstarted(this::run);
+            case PLATFORM -> Thread.ofPlatform().name(name).daemon(true).unstarted(this::runAsCurrent);
+            case VIRTUAL -> Thread.ofVirtual().name(name).unstarted(this::runAsCurrent);
         };
     }
 
@@ -74,6 +77,11 @@ final class EventLoop implements AutoCloseable {
         return Thread.currentThread() == thread;
     }
 
+    /** Whether the calling thread is any event loop's, which must never wait on one connection. */
+    static boolean onAnyLoop() {
+        return CURRENT.isBound();
+    }
+
     /** Runs {@code task} on the loop thread soon; safe from any thread. */
     void execute(Runnable task) {
         tasks.add(task);
@@ -87,6 +95,10 @@ final class EventLoop implements AutoCloseable {
      */
     void wakeup() {
         if (!inLoop() && wakeupPending.compareAndSet(false, true)) selector.wakeup();
+    }
+
+    private void runAsCurrent() {
+        ScopedValue.where(CURRENT, this).run(this::run);
     }
 
     private void run() {

@@ -9,7 +9,8 @@ import java.nio.channels.SelectionKey;
  * One connection of the {@code nio} transport, as its event loop schedules it. It is in one of
  * three states:
  * <ul>
- *   <li><em>waiting</em>: the loop owns the engine, watches the socket for bytes, lets the engine
+ *   <li><em>waiting</em>: the loop owns the engine, watches the socket for bytes (or for room, while
+ *       the engine has output queued: {@link ProtocolConnection#awaitsWritable()}), lets the engine
  *       {@linkplain ProtocolConnection#poll() take them in} and watches its deadline; no thread is
  *       spent on it;
  *   <li><em>running</em>: the engine {@linkplain ProtocolConnection#serve() serves} the
@@ -32,6 +33,7 @@ final class NioConnection {
     private final Runnable serveOnWorker = this::serveOnWorker;
     private final Runnable waitOnLoop = this::waitOnLoop;
     private final Runnable wake = this::onWake;
+    private final Runnable closed = this::onClosed;
     private SelectionKey key;
     private State state = State.RUNNING; // loop thread only
     private long lingerDeadline;
@@ -67,10 +69,30 @@ final class NioConnection {
         return wake;
     }
 
-    /** On the loop: work another thread did for the engine is done; a waiting connection takes it in. */
+    /**
+     * On the loop: work another thread did for the engine is done, or it queued output for the
+     * loop to send; a waiting connection takes it in, or watches the socket for what it now awaits.
+     */
     private void onWake() {
         if (state != State.WAITING || !key.isValid() || endpoint.isClosed()) return;
         if (protocol.poll()) run();
+        else waitForInput();
+    }
+
+    /** The task that tells a waiting connection its endpoint was closed by another thread (see {@link #onClosed()}). */
+    Runnable closed() {
+        return closed;
+    }
+
+    /**
+     * On the loop: the endpoint has closed. A connection waiting on the loop is not looked at
+     * again once its key is cancelled, so one whose protocol has a session to end is served once
+     * more, and finds the endpoint closed (see {@link ProtocolConnection#servesOnceClosed()}).
+     */
+    void onClosed() {
+        if (state != State.WAITING || !protocol.servesOnceClosed()) return;
+        state = State.RUNNING;
+        protocol.serve();
     }
 
     /** On the loop, a few times a second: deadlines of waiting and lingering connections. */
@@ -122,8 +144,9 @@ final class NioConnection {
     private void waitForInput() {
         if (!key.isValid() || endpoint.isClosed()) return;
         state = State.WAITING;
-        // waiting for another thread's work: the socket need not be watched until it wakes us
-        key.interestOps(protocol.awaitsWake() ? 0 : SelectionKey.OP_READ);
+        // waiting for another thread's work: the socket need not be watched until it wakes us; waiting
+        // for the client to take queued output: the socket is watched for room alone, and nothing is read
+        key.interestOps(protocol.awaitsWake() ? 0 : protocol.awaitsWritable() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
     }
 
     /** From the engine, output already shut: linger on the loop, then close. Any thread. */

@@ -151,6 +151,22 @@ final class NioEndpoint implements Endpoint {
         if (counters != null) counters.sent(len);
     }
 
+    @Override
+    public boolean writesWithoutWaiting() {
+        return true;
+    }
+
+    @Override
+    public void writeAvailable(ByteBuffer src) throws IOException {
+        int n = channel.write(src);
+        if (n > 0 && counters != null) counters.sent(n);
+    }
+
+    @Override
+    public boolean callerMayWait() {
+        return !EventLoop.onAnyLoop();
+    }
+
     /**
      * The file's bytes by {@link FileChannel#transferTo}: the kernel moves them from the page cache
      * to the socket. A full socket is waited for as in {@link #write}, slice by slice within the
@@ -309,6 +325,11 @@ final class NioEndpoint implements Endpoint {
         writer.wake();
         loop.wakeup(); // the selector lets go of the closed channel at its next select
         onClose.run();
+        NioConnection closedOne = connection;
+        if (closedOne != null) {
+            if (loop.inLoop()) closedOne.onClosed();
+            else loop.execute(closedOne.closed());
+        }
     }
 
     /** A reset (linger 0): what the client reads ends in an error, never in an orderly end of stream. */

@@ -13,11 +13,14 @@ import dev.petrel.websocket.PerMessageDeflate;
 import dev.petrel.websocket.WebSocketException;
 import dev.petrel.websocket.WebSocketLimits;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -30,6 +33,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * the route's send timeout: the {@link SessionWatch} resets the connection under one that is not,
  * which ends the session with {@code 1008}. So a client that does not read holds no thread, and no
  * more than a frame and the socket's buffers, for longer than that.
+ *
+ * <p>A listener's session on an event loop ({@link #queueOutput()}) never waits to send: the loop
+ * serves other connections meanwhile. What the socket does not take at once is queued
+ * ({@link SessionOutput}) and the loop sends it when the socket has room, reading nothing from the
+ * client until it is out, so that a client that does not read cannot make the session queue more
+ * than its listener sends for one message. The send timeout holds for the queue as for a frame:
+ * each queued frame must be out within it. A thread that may wait (not an event loop's) and finds
+ * more than {@link #queueLimit} bytes queued waits for room, as a blocking send would; an event
+ * loop's thread, which must not wait, ends the session with {@code 1008} instead.
  */
 final class WebSocketSession implements WebSocket {
     private static final System.Logger LOG = System.getLogger("dev.petrel.server.websocket");
@@ -45,6 +57,12 @@ final class WebSocketSession implements WebSocket {
     private final MessageEncoder encoder; // used under sendLock only: its compressor keeps context between messages
     private final WebSocketSessionObserver observer; // told of each data message, sent under sendLock
     private final ReentrantLock sendLock = new ReentrantLock();
+    private final Condition outputRoom = sendLock.newCondition(); // the queue went under its limit, or failed
+    private SessionOutput output; // null: every send writes through, waiting for the socket; guarded by sendLock
+    private volatile boolean outputQueued; // the loop watches the socket for room while set
+    private boolean outputFailed; // guarded by sendLock: the queue can never be sent
+    private final long queueLimit;
+    private final long sendTimeoutNanos;
     private final SessionClock clock;
     private final ArrayDeque<WebSocketMessage> received = new ArrayDeque<>();
     private final Sink sink = new Sink();
@@ -68,6 +86,54 @@ final class WebSocketSession implements WebSocket {
         this.decoder = new MessageDecoder(limits, false, deflate);
         this.encoder = new MessageEncoder(false, deflate);
         this.clock = new SessionClock(config.sendTimeout(), config.pingInterval(), endpoint::reset, this::keepAlive);
+        this.queueLimit = Math.max(1L << 20, config.maxMessageSize());
+        this.sendTimeoutNanos = config.sendTimeout().toNanos();
+    }
+
+    /**
+     * The listener style on an event loop: sends never wait; what the socket does not take is
+     * queued for the loop to send (see the class comment). Only on an endpoint that
+     * {@linkplain Endpoint#writesWithoutWaiting() writes without waiting}; on another, sends wait as
+     * in the blocking style. Before the session starts.
+     */
+    void queueOutput() {
+        if (endpoint.writesWithoutWaiting()) output = new SessionOutput();
+    }
+
+    /** Whether output is queued that the socket has not taken yet: the loop watches for room, and the session reads nothing. */
+    boolean outputQueued() {
+        return outputQueued;
+    }
+
+    /**
+     * On the loop, when the socket has room: writes what is queued while the socket takes it.
+     *
+     * @return true when nothing is left queued
+     * @throws IOException when the connection failed (the session is then ended with its code)
+     */
+    boolean flushOutput() throws IOException {
+        if (!outputQueued) return true;
+        sendLock.lock();
+        try {
+            if (output.isEmpty()) return true;
+            int frames = output.frames();
+            boolean done;
+            try {
+                done = output.flush(endpoint);
+            } catch (IOException e) {
+                throw sendFailed(e);
+            }
+            if (output.bytes() <= queueLimit) outputRoom.signalAll();
+            if (done) {
+                outputQueued = false;
+                clock.sendDone();
+            } else if (output.frames() < frames) {
+                clock.sendStarting(); // a frame is out: the next one has the send timeout from now
+            }
+            return done;
+        } finally {
+            sendLock.unlock();
+        }
     }
 
     /** Has the {@link SessionWatch} enforce the send timeout and the keep-alive pings, until {@link #end()}. */
@@ -278,6 +344,10 @@ final class WebSocketSession implements WebSocket {
      * session: the frame may be cut in the middle, so nothing more can be sent on the connection.
      */
     private void write(ByteBuffer frame) throws IOException {
+        if (output != null) {
+            queue(frame);
+            return;
+        }
         clock.sendStarting();
         try {
             endpoint.write(frame);
@@ -289,6 +359,53 @@ final class WebSocketSession implements WebSocket {
     }
 
     /**
+     * The listener style's write, holding sendLock: writes what the socket takes now, unless frames
+     * are queued already, and queues the rest for the loop; never waits on an event loop's thread.
+     */
+    private void queue(ByteBuffer frame) throws IOException {
+        if (outputFailed) throw new IOException("the WebSocket is closed (" + closeCode + ")");
+        boolean backlog = !output.isEmpty();
+        try {
+            if (!backlog) {
+                endpoint.writeAvailable(frame);
+                if (!frame.hasRemaining()) return;
+            }
+        } catch (IOException e) {
+            throw sendFailed(e);
+        }
+        output.add(frame);
+        if (!backlog) {
+            outputQueued = true;
+            clock.sendStarting();
+            if (!endpoint.onEventLoop()) endpoint.wakeOnLoop(); // a waiting session's loop starts watching for room
+        } else if (output.bytes() > queueLimit) {
+            awaitRoom();
+        }
+    }
+
+    /** More than the queue's limit is queued: waits for room where the thread may wait, else ends the session. */
+    private void awaitRoom() throws IOException {
+        if (!endpoint.callerMayWait()) {
+            long queued = output.bytes();
+            cut(CloseCodes.POLICY_VIOLATION);
+            throw new IOException("the WebSocket client does not read what is sent to it: " + queued
+                    + " bytes queued, past the limit of " + queueLimit + "; the session is closed (" + closeCode + ")");
+        }
+        long deadline = System.nanoTime() + sendTimeoutNanos;
+        try {
+            while (!outputFailed && output.bytes() > queueLimit) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) throw sendFailed(new SocketTimeoutException("no room in the queue"));
+                outputRoom.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting to send");
+        }
+        if (outputFailed) throw new IOException("the WebSocket is closed (" + closeCode + ")");
+    }
+
+    /**
      * Ends the session after a failed write: {@code 1008} when the client took too long (the
      * watch's cut, or the transport's own write timeout), {@code 1006} when the connection broke.
      * The connection is reset, not closed: a client that does not read would never get a close
@@ -296,15 +413,29 @@ final class WebSocketSession implements WebSocket {
      */
     private IOException sendFailed(IOException e) {
         boolean timedOut = clock.sendCut() || e instanceof SocketTimeoutException;
-        closeSent = true; // no frame can follow one cut short
-        if (closeCode == 0) closeCode = timedOut ? CloseCodes.POLICY_VIOLATION : CloseCodes.ABNORMAL;
-        inputEnded = true;
-        endpoint.reset();
+        cut(timedOut ? CloseCodes.POLICY_VIOLATION : CloseCodes.ABNORMAL);
         if (!timedOut) return e;
         LOG.log(System.Logger.Level.DEBUG, () -> "the WebSocket client " + handshake.remoteAddress() + " did not read; closed with 1008");
         String limit = clock.sendCut() ? "the send timeout" : "the server's write timeout";
         return (IOException) new SocketTimeoutException("the client did not take a WebSocket frame within " + limit
                 + "; the session is closed (" + closeCode + ")").initCause(e);
+    }
+
+    /**
+     * Ends the session at once with {@code code} (unless it has one), holding sendLock: no frame can
+     * follow one cut short, and the queue can never be sent.
+     */
+    private void cut(int code) {
+        closeSent = true;
+        if (closeCode == 0) closeCode = code;
+        inputEnded = true;
+        if (output != null) {
+            output.clear();
+            outputFailed = true;
+            outputQueued = false;
+            outputRoom.signalAll();
+        }
+        endpoint.reset();
     }
 
     private void checkOpen() throws IOException {
@@ -335,11 +466,19 @@ final class WebSocketSession implements WebSocket {
     /**
      * After the handler returned ({@code code} 1000) or threw (1011): closes the session if it is
      * open, waits a little for the client's close, and frees the connection and the compressor.
+     *
+     * @return false while output is queued, the close among it: the loop sends it, then calls this again
      */
-    void finish(int code) {
+    boolean finish(int code) {
         if (!closeSent) sendClose(code, "");
+        try {
+            if (!flushOutput()) return false;
+        } catch (IOException e) {
+            // the connection failed: the session has its code, and nothing more can be sent
+        }
         linger();
         end();
+        return true;
     }
 
     /** The server is stopping: the close with 1001 (going away); the handler's receive() then sees the client's answer. */
@@ -349,6 +488,7 @@ final class WebSocketSession implements WebSocket {
 
     /** Ends the connection once the client has read what was sent: half-closes, reads what it still sends for a while, then closes. */
     private void linger() {
+        if (outputQueued) return; // the output would be cut: finish() lingers once it is out
         if (lingering.compareAndSet(false, true)) endpoint.closeGracefully(CLOSE_LINGER_MILLIS, CLOSE_LINGER_BYTES);
     }
 

@@ -190,6 +190,20 @@ final class ChainedConnection implements ProtocolConnection {
         return engine == null && awaitingWake;
     }
 
+    /** The protocol's, once it has opened: the steps queue no output. */
+    @Override
+    public boolean awaitsWritable() {
+        ProtocolConnection opened = engine;
+        return opened != null && !handOver && opened.awaitsWritable();
+    }
+
+    /** The protocol's, once it has opened: a step's closed endpoint has nothing to end. */
+    @Override
+    public boolean servesOnceClosed() {
+        ProtocolConnection opened = engine;
+        return opened != null && opened.servesOnceClosed();
+    }
+
     /** Work without new input: a step that asked for a worker, or a protocol just opened on the loop that may block. */
     @Override
     public boolean hasWork() {

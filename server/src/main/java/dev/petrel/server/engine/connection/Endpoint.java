@@ -108,6 +108,33 @@ public interface Endpoint extends RequestOrigin {
     }
 
     /**
+     * Whether {@link #writeAvailable} works: true for an endpoint over a non-blocking socket whose
+     * bytes go out as they are, so that code on an event loop can send without ever waiting, and
+     * queue what the socket does not take yet. Default: false.
+     */
+    default boolean writesWithoutWaiting() {
+        return false;
+    }
+
+    /**
+     * Writes what the socket takes now from {@code src}, without waiting; what it does not take is
+     * left between {@code src}'s position and its limit.
+     *
+     * @throws UnsupportedOperationException unless {@link #writesWithoutWaiting()} (the default)
+     */
+    default void writeAvailable(ByteBuffer src) throws IOException {
+        throw new UnsupportedOperationException("this endpoint only writes by waiting");
+    }
+
+    /**
+     * Whether the calling thread may wait for this endpoint's socket: false on an event-loop
+     * thread, this endpoint's or another's, which serves other connections meanwhile. Default: true.
+     */
+    default boolean callerMayWait() {
+        return true;
+    }
+
+    /**
      * Writes {@code count} bytes of {@code file} from {@code position} straight to the socket,
      * without copying them through the heap ({@link FileChannel#transferTo}, {@code sendfile(2)}
      * on Linux), within the same write limits as {@link #write}. Only an endpoint whose bytes go to

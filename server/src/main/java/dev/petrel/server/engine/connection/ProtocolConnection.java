@@ -26,7 +26,8 @@ public interface ProtocolConnection {
     /**
      * On the transport's event loop, while the connection waits: takes in the bytes that have
      * arrived without blocking and says whether {@link #serve()} now has work (a complete head,
-     * a bad one to answer, the peer gone). Never blocks, never writes.
+     * a bad one to answer, the peer gone). Never blocks; writes nothing but what output it queued
+     * earlier the socket now takes (see {@link #awaitsWritable()}).
      */
     default boolean poll() {
         return true; // a connection that never waits without a thread: serve() has the work
@@ -67,6 +68,26 @@ public interface ProtocolConnection {
      * again. Default: false.
      */
     default boolean awaitsWake() {
+        return false;
+    }
+
+    /**
+     * Whether {@link #serve()}, having returned true, waits for the socket to take output it
+     * queued rather than for input: the transport watches the socket for room, reads nothing
+     * meanwhile (so a client that does not read cannot make it queue more), and calls
+     * {@link #poll()} when there is room. Asked each time the connection starts to wait, and again
+     * when another thread wakes it ({@link Endpoint#wakeOnLoop()}). Default: false.
+     */
+    default boolean awaitsWritable() {
+        return false;
+    }
+
+    /**
+     * Whether the transport must call {@link #serve()} once more when the endpoint is closed by
+     * another thread while the connection waits, so that it ends what it holds (a WebSocket
+     * session whose send was cut). Default: false; the endpoint's close ends the connection.
+     */
+    default boolean servesOnceClosed() {
         return false;
     }
 

@@ -70,6 +70,16 @@ public final class SwitchingConnection implements ProtocolConnection {
     }
 
     @Override
+    public boolean awaitsWritable() {
+        return !handOver && current.awaitsWritable();
+    }
+
+    @Override
+    public boolean servesOnceClosed() {
+        return current.servesOnceClosed();
+    }
+
+    @Override
     public void drain() {
         draining = true;
         current.drain();
