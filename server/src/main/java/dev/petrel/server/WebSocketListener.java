@@ -17,11 +17,14 @@ package dev.petrel.server;
  * <p><b>Where it runs.</b> On the {@code nio} transport the callbacks run inline on the event
  * loop that reads the connection: no thread is handed the message and none waits for the next
  * one, so a session costs no thread while it is idle. A callback must therefore never block: no
- * I/O of its own, no locks held long. Its sends complete at once while the client reads; should
- * the client's socket be full, the send waits for it on the loop, within the route's send limits,
- * which delays the loop's other connections meanwhile: a listener that sends much more than it
- * receives belongs in a {@link WebSocketHandler} instead. On the {@code blocking} and {@code
- * virtual} transports the session runs on its connection's thread, as {@link #serve} shows.
+ * I/O of its own, no locks held long. Its sends never wait either: what the client's socket does
+ * not take at once is queued, and the loop sends it as the client reads, reading nothing more from
+ * that session until it is out. Each queued frame must leave within the route's send timeout, and
+ * more than {@code maxMessageSize} or 1 MiB (whichever is larger) queued from the loop ends the
+ * session with {@code 1008}; a send from a thread that may wait (a virtual thread broadcasting)
+ * waits for room instead (see {@link dev.petrel.server.config.WebSocketConfig}). Over TLS the
+ * sends wait on the loop for the socket, within the same limits. On the {@code blocking} and
+ * {@code virtual} transports the session runs on its connection's thread, as {@link #serve} shows.
  *
  * <p>A session ends as a handler's does: the client's close is answered, a protocol error or the
  * idle timeout closes it with the RFC's code, and a callback that throws closes it with

@@ -22,10 +22,18 @@ import java.util.Set;
 final class SmokeSelection {
     private SmokeSelection() {}
 
-    /** How a scenario starts its servers: each is a different path through a server's launcher. */
+    /**
+     * How a scenario starts its servers: each is a different path through a server's launcher, but
+     * one with HTTPS covers the same without it (the server's plain port is there too).
+     */
     record Launch(boolean https, boolean ajp, boolean http2, boolean webSocket, boolean application) {
         static Launch of(Scenario scenario) {
             return new Launch(scenario.https(), scenario.ajp(), scenario.http2(), scenario.webSocket(), scenario.application());
+        }
+
+        /** This launch with HTTPS beside: a server started so serves plain HTTP the same way too. */
+        Launch withHttps() {
+            return new Launch(true, ajp, http2, webSocket, application);
         }
     }
 
@@ -42,7 +50,7 @@ final class SmokeSelection {
             boolean petrelChosen = false;
             for (ServerSpec spec : applicable.get(scenario)) {
                 boolean firstPetrel = spec.group() == ServerInfo.Group.PETREL && !petrelChosen;
-                boolean newLaunch = started.add(spec.name() + "|" + launch);
+                boolean newLaunch = !started.contains(spec.name() + "|" + launch.withHttps()) && started.add(spec.name() + "|" + launch);
                 if (spec.group() == ServerInfo.Group.BASELINE || firstPetrel || newLaunch) {
                     run.add(spec);
                     if (spec.group() == ServerInfo.Group.PETREL) petrelChosen = true;

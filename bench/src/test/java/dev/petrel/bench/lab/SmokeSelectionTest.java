@@ -52,6 +52,13 @@ class SmokeSelectionTest {
         // HTTPS is a launch of its own: the connectors scenario starts everything again, idle-tls after it does not
         assertThat(chosen.get(scenarios.get(3))).isEqualTo(applicable.get(scenarios.get(3)));
         assertThat(chosen.get(scenarios.get(4)).size()).isLessThan(applicable.get(scenarios.get(4)).size());
+        // a launch with HTTPS covers the same one without: plain HTTP after the connectors scenario starts only the must-runs
+        List<Scenario> httpsFirst = List.of(new ConnectorsScenario(true), new LatencyScenario(true, false));
+        Map<Scenario, List<ServerSpec>> plainAfter = SmokeSelection.select(httpsFirst, Map.of(
+                httpsFirst.get(0), Applicability.applicable(httpsFirst.get(0), servers),
+                httpsFirst.get(1), Applicability.applicable(httpsFirst.get(1), servers)));
+        assertThat(names(plainAfter.get(httpsFirst.get(1)))).containsExactlyInAnyOrderElementsOf(
+                Stream.concat(baselines.stream().filter(names(applicable.get(latency))::contains), Stream.of("petrel-blocking")).toList());
         // every (server, scenario) pair of the run that was left out was started the same way before
         Set<String> everyApplicable = applicable.values().stream().flatMap(List::stream).map(ServerSpec::name).collect(Collectors.toSet());
         Set<String> everyChosen = chosen.values().stream().flatMap(List::stream).map(ServerSpec::name).collect(Collectors.toSet());

@@ -38,7 +38,12 @@ import java.util.Objects;
  * with: a client that pings without reading the pongs is cut the same way. The server's own
  * {@code writeTimeout} and minimum response rate still apply to every write underneath; whichever
  * cuts first ends the session with {@code 1008}. A send is cut up to a quarter of a second past
- * its timeout (the sessions are looked at four times a second).
+ * its timeout (the sessions are looked at four times a second). A listener's sends on the
+ * {@code nio} transport are the exception: they run on the event loop, which must not wait, so
+ * what the socket does not take is queued and sent as the client reads, the session reading
+ * nothing meanwhile; each queued frame is held to the send timeout, and a backlog past
+ * {@code maxMessageSize} or 1 MiB, whichever is larger, ends the session with {@code 1008}
+ * (see {@link dev.petrel.server.WebSocketListener}).
  *
  * <p><b>Keep-alive.</b> With a {@code pingInterval}, the server pings a session whose client has
  * sent nothing for that long, and again each interval while it stays quiet. The client's pong, or
