@@ -49,9 +49,9 @@ final class SessionClock {
         return sendCut;
     }
 
-    /** Bytes came from the client: it is not quiet. */
-    void heard() {
-        lastHeard = System.nanoTime();
+    /** Bytes came from the client at {@code now} ({@link System#nanoTime()}, which the reader has at hand): it is not quiet. */
+    void heard(long now) {
+        lastHeard = now;
     }
 
     /**

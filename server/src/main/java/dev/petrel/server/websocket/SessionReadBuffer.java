@@ -77,9 +77,14 @@ final class SessionReadBuffer {
         else current.flip();
     }
 
-    /** One event loop's read buffer and the session whose bytes it holds. */
+    /**
+     * One event loop's read buffer and the session whose bytes it holds. Direct: the socket reads
+     * into it as it is, where a heap buffer costs the channel a temporary direct buffer (a
+     * thread-local look-up) and a copy on every read; one per loop thread, so its native memory
+     * is nothing.
+     */
     private static final class LoopBuffer {
-        final ByteBuffer buffer = ByteBuffer.allocate(STREAMING_BYTES).flip();
+        final ByteBuffer buffer = ByteBuffer.allocateDirect(STREAMING_BYTES).flip();
         SessionReadBuffer owner;
     }
 }

@@ -236,8 +236,9 @@ final class WebSocketSession implements WebSocket {
         }
         lastReadShort = n < room;
         if (n > 0) {
-            lastInputNanos = System.nanoTime();
-            clock.heard();
+            long now = System.nanoTime();
+            lastInputNanos = now;
+            clock.heard(now);
         }
         return n > 0;
     }
@@ -259,7 +260,7 @@ final class WebSocketSession implements WebSocket {
             throw e;
         }
         readBuffer.endRead();
-        if (n > 0) clock.heard();
+        if (n > 0) clock.heard(System.nanoTime());
         if (n < 0) {
             clientGone();
             return false;
