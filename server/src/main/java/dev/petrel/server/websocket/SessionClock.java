@@ -33,6 +33,11 @@ final class SessionClock {
         this.lastPinged = lastHeard;
     }
 
+    /** The send timeout, in nanoseconds. */
+    long sendTimeoutNanos() {
+        return sendTimeoutNanos;
+    }
+
     /** A frame is about to be written: it must be out within the send timeout. */
     void sendStarting() {
         long deadline = System.nanoTime() + sendTimeoutNanos;

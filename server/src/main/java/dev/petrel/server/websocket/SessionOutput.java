@@ -8,15 +8,12 @@ import java.util.ArrayDeque;
 /**
  * The frames a session on an event loop could not write at once, in order, for the loop to send
  * when the socket has room. Each is a copy: the encoder reuses its buffer for the next frame. The
- * session guards it with its send lock and bounds it (see {@link WebSocketSession}).
+ * session guards it with its send lock and bounds it, makes one when a send finds the socket full,
+ * and drops it once it is out (see {@link WebSocketSession}).
  */
 final class SessionOutput {
     private final ArrayDeque<ByteBuffer> frames = new ArrayDeque<>();
     private long bytes;
-
-    boolean isEmpty() {
-        return frames.isEmpty();
-    }
 
     /** Frames queued, the one partly written included. */
     int frames() {
@@ -51,11 +48,5 @@ final class SessionOutput {
             frames.poll();
         }
         return true;
-    }
-
-    /** Drops everything queued: the connection has failed, and nothing more can be written on it. */
-    void clear() {
-        frames.clear();
-        bytes = 0;
     }
 }

@@ -57,12 +57,14 @@ final class WebSocketSession implements WebSocket {
     private final MessageEncoder encoder; // used under sendLock only: its compressor keeps context between messages
     private final WebSocketSessionObserver observer; // told of each data message, sent under sendLock
     private final ReentrantLock sendLock = new ReentrantLock();
-    private final Condition outputRoom = sendLock.newCondition(); // the queue went under its limit, or failed
-    private SessionOutput output; // null: every send writes through, waiting for the socket; guarded by sendLock
-    private volatile boolean outputQueued; // the loop watches the socket for room while set
-    private boolean outputFailed; // guarded by sendLock: the queue can never be sent
-    private final long queueLimit;
-    private final long sendTimeoutNanos;
+    // The listener style's queue (see the class comment), guarded by sendLock. What is allocated only
+    // when a send finds the socket full, and dropped once the queue is out: an idle session pays nothing for it.
+    private boolean queueMode; // false: every send writes through, waiting for the socket
+    private SessionOutput output; // null while nothing is queued
+    private Condition outputRoom; // a waiting sender's: the queue went under its limit, or failed
+    private boolean outputFailed; // the queue can never be sent
+    private volatile boolean outputQueued; // read by the loop, which watches the socket for room while set
+    private final int queueLimit;
     private final SessionClock clock;
     private final ArrayDeque<WebSocketMessage> received = new ArrayDeque<>();
     private final Sink sink = new Sink();
@@ -86,8 +88,7 @@ final class WebSocketSession implements WebSocket {
         this.decoder = new MessageDecoder(limits, false, deflate);
         this.encoder = new MessageEncoder(false, deflate);
         this.clock = new SessionClock(config.sendTimeout(), config.pingInterval(), endpoint::reset, this::keepAlive);
-        this.queueLimit = Math.max(1L << 20, config.maxMessageSize());
-        this.sendTimeoutNanos = config.sendTimeout().toNanos();
+        this.queueLimit = Math.max(1 << 20, config.maxMessageSize());
     }
 
     /**
@@ -97,7 +98,7 @@ final class WebSocketSession implements WebSocket {
      * in the blocking style. Before the session starts.
      */
     void queueOutput() {
-        if (endpoint.writesWithoutWaiting()) output = new SessionOutput();
+        queueMode = endpoint.writesWithoutWaiting();
     }
 
     /** Whether output is queued that the socket has not taken yet: the loop watches for room, and the session reads nothing. */
@@ -115,7 +116,7 @@ final class WebSocketSession implements WebSocket {
         if (!outputQueued) return true;
         sendLock.lock();
         try {
-            if (output.isEmpty()) return true;
+            if (output == null) return true;
             int frames = output.frames();
             boolean done;
             try {
@@ -123,8 +124,9 @@ final class WebSocketSession implements WebSocket {
             } catch (IOException e) {
                 throw sendFailed(e);
             }
-            if (output.bytes() <= queueLimit) outputRoom.signalAll();
+            if (outputRoom != null && output.bytes() <= queueLimit) outputRoom.signalAll();
             if (done) {
+                output = null;
                 outputQueued = false;
                 clock.sendDone();
             } else if (output.frames() < frames) {
@@ -345,7 +347,7 @@ final class WebSocketSession implements WebSocket {
      * session: the frame may be cut in the middle, so nothing more can be sent on the connection.
      */
     private void write(ByteBuffer frame) throws IOException {
-        if (output != null) {
+        if (queueMode) {
             queue(frame);
             return;
         }
@@ -365,7 +367,7 @@ final class WebSocketSession implements WebSocket {
      */
     private void queue(ByteBuffer frame) throws IOException {
         if (outputFailed) throw new IOException("the WebSocket is closed (" + closeCode + ")");
-        boolean backlog = !output.isEmpty();
+        boolean backlog = output != null;
         try {
             if (!backlog) {
                 endpoint.writeAvailable(frame);
@@ -374,6 +376,7 @@ final class WebSocketSession implements WebSocket {
         } catch (IOException e) {
             throw sendFailed(e);
         }
+        if (output == null) output = new SessionOutput();
         output.add(frame);
         if (!backlog) {
             outputQueued = true;
@@ -392,9 +395,10 @@ final class WebSocketSession implements WebSocket {
             throw new IOException("the WebSocket client does not read what is sent to it: " + queued
                     + " bytes queued, past the limit of " + queueLimit + "; the session is closed (" + closeCode + ")");
         }
-        long deadline = System.nanoTime() + sendTimeoutNanos;
+        long deadline = System.nanoTime() + clock.sendTimeoutNanos();
+        if (outputRoom == null) outputRoom = sendLock.newCondition();
         try {
-            while (!outputFailed && output.bytes() > queueLimit) {
+            while (!outputFailed && output != null && output.bytes() > queueLimit) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) throw sendFailed(new SocketTimeoutException("no room in the queue"));
                 outputRoom.awaitNanos(left);
@@ -430,11 +434,11 @@ final class WebSocketSession implements WebSocket {
         closeSent = true;
         if (closeCode == 0) closeCode = code;
         inputEnded = true;
-        if (output != null) {
-            output.clear();
+        if (queueMode) {
+            output = null;
             outputFailed = true;
             outputQueued = false;
-            outputRoom.signalAll();
+            if (outputRoom != null) outputRoom.signalAll();
         }
         endpoint.reset();
     }
