@@ -18,7 +18,6 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -400,7 +399,11 @@ final class WebSocketSession implements WebSocket {
         try {
             while (!outputFailed && output != null && output.bytes() > queueLimit) {
                 long left = deadline - System.nanoTime();
-                if (left <= 0) throw sendFailed(new SocketTimeoutException("no room in the queue"));
+                if (left <= 0) {
+                    cut(CloseCodes.POLICY_VIOLATION);
+                    throw new SocketTimeoutException("the client did not take the queued WebSocket frames within the send timeout;"
+                            + " the session is closed (" + closeCode + ")");
+                }
                 outputRoom.awaitNanos(left);
             }
         } catch (InterruptedException e) {

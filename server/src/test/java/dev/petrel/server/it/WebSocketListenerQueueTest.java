@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -132,6 +133,85 @@ class WebSocketListenerQueueTest {
             assertThat(ClientFrames.readCloseCode(late.input())).isEqualTo(1000);
             assertThat(sender.next()).isEqualTo("closed:1000");
             TestServers.awaitLiveConnections(server, 0);
+        }
+    }
+
+    /** A listener that keeps each session it opens, for a test's own thread to send on. */
+    private static final class Keeper implements WebSocketListener {
+        final BlockingQueue<WebSocket> opened = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+
+        @Override
+        public void onOpen(WebSocket socket) {
+            opened.add(socket);
+        }
+
+        @Override
+        public void onMessage(WebSocket socket, WebSocketMessage message) {
+            // the test's thread does the sending
+        }
+
+        @Override
+        public void onClose(WebSocket socket, int code) {
+            events.add("closed:" + code);
+        }
+    }
+
+    /** Sends {@code count} messages of 512 KiB on a thread that may wait (not an event loop's); its outcome, and how long it took. */
+    private static BlockingQueue<Object> sendOffTheLoop(WebSocket socket, int count) {
+        BlockingQueue<Object> outcome = new LinkedBlockingQueue<>();
+        Thread.ofPlatform().daemon(true).start(() -> {
+            long start = System.nanoTime();
+            try {
+                for (int i = 0; i < count; i++) socket.sendBinary(pattern(FLOOD_PART));
+                outcome.add("all sent");
+            } catch (IOException e) {
+                outcome.add(e);
+            }
+            outcome.add(Duration.ofNanos(System.nanoTime() - start));
+        });
+        return outcome;
+    }
+
+    @Test
+    void aSenderOffTheLoopWaitsForRoomPastTheLimitAndTheClientGetsEverything() throws Exception {
+        Keeper keeper = new Keeper();
+        try (Server server = start(WebSocketConfig.DEFAULT.withSendTimeout(Duration.ofSeconds(20)), keeper);
+             RawClient late = open(server, 4096)) {
+            WebSocket socket = keeper.opened.poll(10, TimeUnit.SECONDS);
+            assertThat(socket).isNotNull();
+            BlockingQueue<Object> outcome = sendOffTheLoop(socket, 32); // 16 MiB: past the sockets' buffers and the 1 MiB queue
+            assertThat(outcome.poll(1, TimeUnit.SECONDS)).as("the sender waits while the client reads nothing").isNull();
+            for (int i = 0; i < 32; i++) {
+                ClientFrames.ServerFrame frame = ClientFrames.read(late.input());
+                assertThat(frame.first()).isEqualTo(FIN | BINARY);
+                assertThat(frame.payload()).as("message " + (i + 1) + ", whole").isEqualTo(pattern(FLOOD_PART));
+            }
+            assertThat(outcome.poll(10, TimeUnit.SECONDS)).isEqualTo("all sent");
+            assertThat((Duration) outcome.poll(1, TimeUnit.SECONDS)).as("how long the sender waited").isGreaterThan(Duration.ofMillis(900));
+            late.send(ClientFrames.close(1000));
+            assertThat(ClientFrames.readCloseCode(late.input())).isEqualTo(1000);
+            assertThat(keeper.events.poll(10, TimeUnit.SECONDS)).isEqualTo("closed:1000");
+        }
+    }
+
+    @Test
+    void aSenderOffTheLoopWaitingOnAClientThatNeverReadsFailsAtTheSendTimeoutWith1008() throws Exception {
+        Keeper keeper = new Keeper();
+        try (Server server = start(WebSocketConfig.DEFAULT.withSendTimeout(Duration.ofSeconds(1)), keeper);
+             RawClient slow = open(server, 4096)) {
+            WebSocket socket = keeper.opened.poll(10, TimeUnit.SECONDS);
+            assertThat(socket).isNotNull();
+            BlockingQueue<Object> outcome = sendOffTheLoop(socket, 32);
+            assertThat(outcome.poll(15, TimeUnit.SECONDS)).asInstanceOf(InstanceOfAssertFactories.THROWABLE)
+                    .isInstanceOf(IOException.class).hasMessageContaining("(1008)");
+            assertThat((Duration) outcome.poll(1, TimeUnit.SECONDS)).as("the failed send's wait").isBetween(Duration.ofMillis(900),
+                    Duration.ofMillis(5_000));
+            assertThat(keeper.events.poll(10, TimeUnit.SECONDS)).isEqualTo("closed:1008");
+            TestServers.awaitLiveConnections(server, 0);
+            try (RawClient other = open(server, 0)) {
+                assertThat(keeper.opened.poll(10, TimeUnit.SECONDS)).as("another session opens").isNotNull();
+            }
         }
     }
 
