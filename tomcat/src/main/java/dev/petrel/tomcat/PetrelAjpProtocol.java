@@ -97,6 +97,11 @@ public class PetrelAjpProtocol extends PetrelProtocol {
     }
 
     @Override
+    boolean carriesUpgrade() {
+        return false;
+    }
+
+    @Override
     boolean carriesTrailers() {
         return false;
     }

@@ -55,6 +55,11 @@ public class PetrelHttp11Protocol extends PetrelProtocol {
     }
 
     @Override
+    boolean carriesUpgrade() {
+        return true;
+    }
+
+    @Override
     boolean carriesTrailers() {
         return true;
     }

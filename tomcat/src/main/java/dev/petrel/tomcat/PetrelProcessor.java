@@ -3,6 +3,7 @@ package dev.petrel.tomcat;
 import dev.petrel.http.HeaderFields;
 import dev.petrel.server.Detached;
 import dev.petrel.server.TlsDetails;
+import dev.petrel.server.engine.exchange.ExchangeResponse;
 import jakarta.servlet.RequestDispatcher;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -19,6 +20,7 @@ import org.apache.coyote.ErrorState;
 import org.apache.coyote.Request;
 import org.apache.coyote.RequestInfo;
 import org.apache.coyote.Response;
+import org.apache.coyote.UpgradeToken;
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
 import org.apache.tomcat.util.ExceptionUtils;
@@ -58,6 +60,7 @@ final class PetrelProcessor extends AbstractProcessor {
     private dev.petrel.server.Response exchangeResponse;
     private Detached detached;
     private boolean earlyHintsSent;
+    private UpgradeToken upgradeToken; // the application upgraded the connection (HttpServletRequest.upgrade)
     private boolean closeAfter;
     private boolean over;
     /** Which exchange this processor serves; an event scheduled for an earlier one is dropped. */
@@ -101,6 +104,7 @@ final class PetrelProcessor extends AbstractProcessor {
         exchangeResponse = res;
         detached = null;
         earlyHintsSent = false;
+        upgradeToken = null;
         closeAfter = false;
         over = false;
         input.begin(req.hasBody() ? req.body() : null);
@@ -162,7 +166,7 @@ final class PetrelProcessor extends AbstractProcessor {
     }
 
     /** The IP literal, or over AJP, where the front end names its side, the name it gave. */
-    private static String literal(InetSocketAddress address) {
+    static String literal(InetSocketAddress address) {
         return address.getAddress() != null ? address.getAddress().getHostAddress() : address.getHostString();
     }
 
@@ -284,10 +288,52 @@ final class PetrelProcessor extends AbstractProcessor {
         // Recycled in end(), once per exchange; Coyote's own calls find nothing left to do.
     }
 
+    /**
+     * The application upgraded the connection ({@code HttpServletRequest.upgrade}, which Jakarta
+     * WebSocket's {@code @ServerEndpoint}s use too): the {@code 101} then switches it to the
+     * upgrade handler (see {@link #switchProtocols}). Only an HTTP/1.1 request can, as on Tomcat's
+     * own connectors: AJP has no upgrade, HTTP/2 forbids it.
+     */
+    @Override
+    protected void doHttpUpgrade(UpgradeToken upgradeToken) {
+        if (!protocol.carriesUpgrade()) super.doHttpUpgrade(upgradeToken); // throws, as Tomcat's AJP processor
+        if (!"HTTP/1.1".equals(exchangeRequest.version().toString())) {
+            throw new UnsupportedOperationException("HTTP upgrade needs an HTTP/1.1 connection; this request came over "
+                    + exchangeRequest.version());
+        }
+        this.upgradeToken = upgradeToken;
+    }
+
+    @Override
+    public UpgradeToken getUpgradeToken() {
+        return upgradeToken;
+    }
+
+    /**
+     * Sends the {@code 101} with the headers the application set ({@code Upgrade},
+     * {@code Connection}, the handshake's) and has Petrel hand the connection, once this exchange is
+     * over, to an {@link UpgradedConnection} serving the upgrade handler. Nothing more of this
+     * response is written.
+     */
+    private void switchProtocols(dev.petrel.server.Response res) throws IOException {
+        if (!(res instanceof ExchangeResponse exchange)) {
+            throw new IOException("this exchange cannot switch protocols: its response is a " + res.getClass().getName());
+        }
+        copyHeaders(response.getMimeHeaders(), res);
+        UpgradeToken token = upgradeToken;
+        exchange.switchProtocols(endpoint -> new UpgradedConnection(endpoint, token, protocol.unboundEndpoint(),
+                protocol.executor()));
+        output.swallow();
+    }
+
     @Override
     protected void prepareResponse() throws IOException {
         response.setCommitted(true);
         dev.petrel.server.Response res = exchangeResponse;
+        if (upgradeToken != null && response.getStatus() == 101) {
+            switchProtocols(res);
+            return;
+        }
         if (earlyHintsSent) res.reset(); // the hints' headers are in the final set again below
         int status = response.getStatus();
         res.status(status);

@@ -41,6 +41,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     private final ConcurrentLinkedQueue<PetrelProcessor> idle = new ConcurrentLinkedQueue<>();
     private final AsyncTimeouts asyncTimeouts = new AsyncTimeouts();
     private final RequestStatistics statistics = new RequestStatistics();
+    private final UnboundEndpoint unboundEndpoint = new UnboundEndpoint();
     private Adapter adapter;
     private Executor executor;
     private ExecutorService ownExecutor;
@@ -71,6 +72,9 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     String headerName(String name) {
         return name;
     }
+
+    /** Whether an application can upgrade the connection ({@code HttpServletRequest.upgrade}): HTTP/1.1 can, AJP cannot. */
+    abstract boolean carriesUpgrade();
 
     /** Whether the protocol can send response trailers (HTTP/1.1 can, AJP cannot). */
     abstract boolean carriesTrailers();
@@ -427,6 +431,11 @@ public abstract class PetrelProtocol implements ProtocolHandler {
 
     Executor executor() {
         return executor;
+    }
+
+    /** The Tomcat endpoint every upgraded connection's socket wrapper names. */
+    UnboundEndpoint unboundEndpoint() {
+        return unboundEndpoint;
     }
 
     AsyncTimeouts asyncTimeouts() {

@@ -93,6 +93,18 @@ final class EmbeddedTomcat implements AutoCloseable {
         return this;
     }
 
+    /** Adds an application listener (a {@code ServletContextListener} class with a public no-argument constructor). */
+    EmbeddedTomcat listener(Class<?> listener) {
+        context.addApplicationListener(listener.getName());
+        return this;
+    }
+
+    /** Sets a context init parameter, as a {@code <context-param>} in web.xml. */
+    EmbeddedTomcat parameter(String name, String value) {
+        context.addParameter(name, value);
+        return this;
+    }
+
     EmbeddedTomcat start() {
         try {
             tomcat.start();

@@ -1,0 +1,395 @@
+package dev.petrel.tomcat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpUpgradeHandler;
+import jakarta.servlet.http.WebConnection;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.DeploymentException;
+import jakarta.websocket.OnClose;
+import jakarta.websocket.OnMessage;
+import jakarta.websocket.OnOpen;
+import jakarta.websocket.Session;
+import jakarta.websocket.server.ServerContainer;
+import jakarta.websocket.server.ServerEndpoint;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.apache.catalina.connector.Connector;
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SSLHostConfigCertificate;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * HTTP upgrade through Petrel's connector, each case beside Tomcat's own NIO connector
+ * ({@code tomcat-nio}): Jakarta WebSocket on Tomcat's implementation (an internal upgrade handler
+ * that works on Tomcat's socket wrapper) and a Servlet {@link HttpUpgradeHandler} (an external one,
+ * on Tomcat's upgrade streams), on every transport and over TLS on both engines.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class UpgradeConnectorTest {
+    private static final int MAX_MESSAGE = 2 << 20;
+
+    /** Echoes each message; counts the sessions open on the server. */
+    @ServerEndpoint("/echo")
+    public static class Echo {
+        static final AtomicInteger OPEN = new AtomicInteger();
+        static final BlockingQueue<Integer> CLOSED = new LinkedBlockingQueue<>();
+
+        @OnOpen
+        public void open(Session session) {
+            OPEN.incrementAndGet();
+        }
+
+        @OnMessage
+        public String text(String message) {
+            return message;
+        }
+
+        @OnMessage
+        public ByteBuffer binary(ByteBuffer message) {
+            return message;
+        }
+
+        @OnClose
+        public void close(Session session, CloseReason reason) {
+            OPEN.decrementAndGet();
+            CLOSED.add(reason.getCloseCode().getCode());
+        }
+    }
+
+    /** Deploys {@link Echo} once Tomcat's WebSocket container is there (its initializer runs before listeners). */
+    public static class DeployEcho implements ServletContextListener {
+        @Override
+        public void contextInitialized(ServletContextEvent event) {
+            ServerContainer container = (ServerContainer) event.getServletContext().getAttribute(ServerContainer.class.getName());
+            try {
+                container.addEndpoint(Echo.class);
+            } catch (DeploymentException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** {@code Upgrade: echo}: the connection echoes every byte until the client ends its side, then closes. */
+    private static final class RawEchoServlet extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException, jakarta.servlet.ServletException {
+            if (!"echo".equals(req.getHeader("Upgrade"))) {
+                res.sendError(426);
+                return;
+            }
+            res.setHeader("Upgrade", "echo");
+            res.setHeader("Connection", "Upgrade");
+            req.upgrade(RawEcho.class);
+        }
+    }
+
+    /** An application's upgrade handler: non-blocking reads, each chunk written back as it came. */
+    public static class RawEcho implements HttpUpgradeHandler {
+        @Override
+        public void init(WebConnection connection) {
+            try {
+                ServletInputStream in = connection.getInputStream();
+                ServletOutputStream out = connection.getOutputStream();
+                in.setReadListener(new ReadListener() {
+                    private final byte[] chunk = new byte[4096];
+
+                    @Override
+                    public void onDataAvailable() throws IOException {
+                        while (in.isReady()) {
+                            int n = in.read(chunk);
+                            if (n < 0) return;
+                            out.write(chunk, 0, n);
+                            out.flush();
+                        }
+                    }
+
+                    @Override
+                    public void onAllDataRead() throws IOException {
+                        try {
+                            connection.close();
+                        } catch (Exception e) {
+                            throw new IOException(e);
+                        }
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {}
+                });
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public void destroy() {}
+    }
+
+    @TempDir
+    static Path dir;
+    private static SSLContext clientTls;
+
+    @BeforeAll
+    static void certificate() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/openssl")), "openssl is missing; install with: apt-get install -y openssl");
+        Process process = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+                "-nodes", "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
+                "-keyout", "key.pem", "-out", "cert.pem").directory(dir.toFile()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor()).as(output).isZero();
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        try (InputStream in = Files.newInputStream(dir.resolve("cert.pem"))) {
+            trust.setCertificateEntry("server", CertificateFactory.getInstance("X.509").generateCertificate(in));
+        }
+        TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trustManagers.init(trust);
+        clientTls = SSLContext.getInstance("TLS");
+        clientTls.init(null, trustManagers.getTrustManagers(), null);
+    }
+
+    /** A Tomcat with the echo endpoint and the raw echo servlet; {@code transport} "tomcat-nio" is Tomcat's own connector. */
+    private static EmbeddedTomcat start(String transport) throws IOException {
+        return start(transport.equals("tomcat-nio") ? null : transport, null);
+    }
+
+    private static EmbeddedTomcat start(String transport, String tlsEngine) throws IOException {
+        Connector connector = transport == null ? new Connector("HTTP/1.1") : new Connector(new PetrelHttp11Protocol());
+        if (transport != null) connector.setProperty("transport", transport);
+        if (tlsEngine != null) {
+            connector.setProperty("tlsEngine", tlsEngine);
+            connector.setProperty("SSLEnabled", "true");
+            connector.setScheme("https");
+            connector.setSecure(true);
+            SSLHostConfig host = new SSLHostConfig();
+            SSLHostConfigCertificate certificate = new SSLHostConfigCertificate(host, SSLHostConfigCertificate.Type.EC);
+            certificate.setCertificateFile(dir.resolve("cert.pem").toString());
+            certificate.setCertificateKeyFile(dir.resolve("key.pem").toString());
+            host.addCertificate(certificate);
+            connector.addSslHostConfig(host);
+        }
+        return EmbeddedTomcat.create(connector)
+                .parameter("org.apache.tomcat.websocket.textBufferSize", Integer.toString(MAX_MESSAGE))
+                .parameter("org.apache.tomcat.websocket.binaryBufferSize", Integer.toString(MAX_MESSAGE))
+                .listener(DeployEcho.class)
+                .servlet("/raw", new RawEchoServlet())
+                .start();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tomcat-nio", "blocking", "virtual", "nio"})
+    void jakartaWebSocketEchoesTextAndBinaryMessages(String transport) throws Exception {
+        try (EmbeddedTomcat tomcat = start(transport)) {
+            echoes(HttpClient.newHttpClient(), URI.create("ws://127.0.0.1:" + tomcat.port() + "/echo"));
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"blocking,jsse", "nio,jsse", "blocking,native", "nio,native"})
+    void jakartaWebSocketEchoesOverTls(String transport, String engine) throws Exception {
+        try (EmbeddedTomcat tomcat = start(transport, engine)) {
+            PetrelHttp11Protocol protocol = (PetrelHttp11Protocol) tomcat.connector().getProtocolHandler();
+            assertThat(protocol.getTlsEngineInUse()).startsWith(engine.equals("native") ? "BoringSSL" : "JSSE");
+            echoes(HttpClient.newBuilder().sslContext(clientTls).build(), URI.create("wss://127.0.0.1:" + tomcat.port() + "/echo"));
+        }
+    }
+
+    /** 50 text messages come back in order, then 1 MiB of binary whole; a close with 1000 reaches the endpoint. */
+    private static void echoes(HttpClient http, URI uri) throws Exception {
+        Echo.CLOSED.clear();
+        Collector collector = new Collector();
+        WebSocket ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5)).buildAsync(uri, collector)
+                .get(10, TimeUnit.SECONDS);
+        List<String> sent = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            String message = "message " + i + " " + "x".repeat(i * 37);
+            sent.add(message);
+            ws.sendText(message, true).get(5, TimeUnit.SECONDS);
+        }
+        List<Object> received = new ArrayList<>();
+        for (int i = 0; i < 50; i++) received.add(collector.next());
+        assertThat(received).isEqualTo(sent);
+
+        byte[] big = new byte[1 << 20];
+        new Random(41).nextBytes(big);
+        ws.sendBinary(ByteBuffer.wrap(big), true).get(10, TimeUnit.SECONDS);
+        assertThat((byte[]) collector.next()).isEqualTo(big);
+
+        ws.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(5, TimeUnit.SECONDS);
+        assertThat(Echo.CLOSED.poll(10, TimeUnit.SECONDS)).isEqualTo(1000);
+        assertThat(collector.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1000);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tomcat-nio", "blocking", "virtual", "nio"})
+    void servletUpgradeHandlerEchoesBytesSentWithTheRequestAndAfter(String transport) throws Exception {
+        try (EmbeddedTomcat tomcat = start(transport); Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", tomcat.port()), 5000);
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            // the first bytes of the new protocol ride in the same packet as the request
+            out.write(("GET /raw HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\nearly bytes;")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            String head = readHead(in);
+            assertThat(head).startsWith("HTTP/1.1 101 ").containsIgnoringCase("upgrade: echo");
+            assertThat(new String(in.readNBytes("early bytes;".length()), StandardCharsets.ISO_8859_1)).isEqualTo("early bytes;");
+            byte[] more = new byte[200_000];
+            new Random(7).nextBytes(more);
+            out.write(more);
+            out.flush();
+            assertThat(in.readNBytes(more.length)).isEqualTo(more);
+            socket.shutdownOutput(); // the handler's onAllDataRead closes the connection
+            assertThat(in.read()).isEqualTo(-1);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tomcat-nio", "blocking", "virtual", "nio"})
+    void aClientThatVanishesEndsItsSession(String transport) throws Exception {
+        try (EmbeddedTomcat tomcat = start(transport)) {
+            int before = Echo.OPEN.get();
+            Echo.CLOSED.clear();
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", tomcat.port()), 5000);
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(("GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                        + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                assertThat(readHead(socket.getInputStream())).startsWith("HTTP/1.1 101 ")
+                        .contains("s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+                awaitOpen(before + 1); // the endpoint opens once the 101 is out, on the server's thread
+            } // gone without a close frame
+            assertThat(Echo.CLOSED.poll(10, TimeUnit.SECONDS)).isEqualTo(1006);
+            assertThat(Echo.OPEN.get()).isEqualTo(before);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tomcat-nio", "blocking", "virtual", "nio"})
+    void stoppingTheServerClosesSessionsAsGoingAway(String transport) throws Exception {
+        EmbeddedTomcat tomcat = start(transport);
+        Collector collector = new Collector();
+        try {
+            HttpClient.newHttpClient().newWebSocketBuilder()
+                    .buildAsync(URI.create("ws://127.0.0.1:" + tomcat.port() + "/echo"), collector).get(10, TimeUnit.SECONDS);
+        } finally {
+            tomcat.close();
+        }
+        assertThat(collector.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1001);
+    }
+
+    @Test
+    void anAjpRequestCannotUpgrade() {
+        PetrelAjpProtocol ajp = new PetrelAjpProtocol();
+        assertThat(ajp.carriesUpgrade()).isFalse();
+        assertThat(new PetrelHttp11Protocol().carriesUpgrade()).isTrue();
+    }
+
+    private static void awaitOpen(int sessions) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (Echo.OPEN.get() != sessions && System.nanoTime() < deadline) Thread.sleep(10);
+        assertThat(Echo.OPEN.get()).as("sessions open").isEqualTo(sessions);
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) break;
+            head.write(b);
+        }
+        return head.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** The client's side: whole messages in order (text as String, binary as byte[]), and the close code. */
+    private static final class Collector implements WebSocket.Listener {
+        private final BlockingQueue<Object> messages = new LinkedBlockingQueue<>();
+        private final StringBuilder text = new StringBuilder();
+        private final ByteArrayOutputStream binary = new ByteArrayOutputStream();
+        final CompletableFuture<Integer> closed = new CompletableFuture<>();
+
+        @Override
+        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            text.append(data);
+            if (last) {
+                messages.add(text.toString());
+                text.setLength(0);
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+            byte[] bytes = new byte[data.remaining()];
+            data.get(bytes);
+            binary.writeBytes(bytes);
+            if (last) {
+                messages.add(binary.toByteArray());
+                binary.reset();
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            closed.complete(statusCode);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            closed.completeExceptionally(error);
+        }
+
+        Object next() throws InterruptedException {
+            Object message = messages.poll(10, TimeUnit.SECONDS);
+            assertThat(message).as("a message within 10 s").isNotNull();
+            return message;
+        }
+    }
+}
