@@ -63,6 +63,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     private boolean sslEnabled;
     private String tlsEngine; // null: TlsConfig's default (jsse, unless petrel.tls.engine says otherwise)
     private final List<SSLHostConfig> sslHostConfigs = new CopyOnWriteArrayList<>();
+    private String defaultSslHostConfigName = SslHostConfigs.DEFAULT_HOST;
 
     /** The connector Petrel listens with: HTTP, HTTPS ({@code tls} not null) or AJP, on {@code host} and {@code port}. */
     abstract Connector connector(String host, int port, TlsConfig tls);
@@ -202,6 +203,18 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     }
 
     /**
+     * The {@code <SSLHostConfig hostName>} served to clients that name no host with one of its
+     * own, or none (Tomcat's {@code defaultSSLHostConfigName}, default {@code _default_}).
+     */
+    public String getDefaultSSLHostConfigName() {
+        return defaultSslHostConfigName;
+    }
+
+    public void setDefaultSSLHostConfigName(String name) {
+        this.defaultSslHostConfigName = name;
+    }
+
+    /**
      * Tomcat's way to choose the TLS implementation, kept so that a {@code server.xml} written for
      * Tomcat's own connectors means the same here: an OpenSSL implementation
      * ({@code org.apache.tomcat.util.net.openssl.OpenSSLImplementation}, or the one under
@@ -300,7 +313,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         }
         String host = address == null ? "0.0.0.0" : address.getHostAddress();
         server = Server.builder()
-                .connector(connector(host, port == 0 ? 0 : port + portOffset, sslEnabled ? SslHostConfigs.toTlsConfig(sslHostConfigs, getName(), tlsEngine) : null))
+                .connector(connector(host, port == 0 ? 0 : port + portOffset, sslEnabled ? SslHostConfigs.toTlsConfig(sslHostConfigs, defaultSslHostConfigName, getName(), tlsEngine) : null))
                 .transport(transport)
                 .maxConnections(maxConnections)
                 .backlog(acceptCount)
@@ -402,7 +415,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         sslHostConfigs.add(sslHostConfig);
     }
 
-    /** The {@code <SSLHostConfig>} elements; with {@code SSLEnabled}, the default host's certificates are served. */
+    /** The {@code <SSLHostConfig>} elements; with {@code SSLEnabled}, each host's certificates are served to the clients naming it. */
     @Override
     public SSLHostConfig[] findSslHostConfigs() {
         return sslHostConfigs.toArray(SSLHostConfig[]::new);
