@@ -64,6 +64,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     private String tlsEngine; // null: TlsConfig's default (jsse, unless petrel.tls.engine says otherwise)
     private final List<SSLHostConfig> sslHostConfigs = new CopyOnWriteArrayList<>();
     private String defaultSslHostConfigName = SslHostConfigs.DEFAULT_HOST;
+    private boolean useSendfile = true;
 
     /** The connector Petrel listens with: HTTP, HTTPS ({@code tls} not null) or AJP, on {@code host} and {@code port}. */
     abstract Connector connector(String host, int port, TlsConfig tls);
@@ -399,9 +400,31 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         return Math.max(0, deadline - System.currentTimeMillis());
     }
 
+    /**
+     * Tomcat's sendfile, which the DefaultServlet uses for files over its {@code sendfileSize}
+     * (48 KiB) when this answers true: {@code useSendfile} is on, and the connector's responses can
+     * carry a file's bytes from the page cache to the socket without the heap, as Petrel's
+     * {@code Response.sendFile} does on plain HTTP/1.1 over {@code nio} ({@link Sendfile}). Over
+     * TLS, AJP or another transport the bytes would be copied through the heap anyway, so the
+     * servlet writes them itself, as Tomcat's rule has it.
+     */
     @Override
     public boolean isSendfileSupported() {
-        return false;
+        return useSendfile && transport == TransportKind.NIO && !sslEnabled && carriesFilesAsTheyAre();
+    }
+
+    /** Whether a file's bytes go on the wire as they are: in an HTTP/1.1 body they do; AJP wraps them in packets. */
+    boolean carriesFilesAsTheyAre() {
+        return true;
+    }
+
+    /** Whether large static files may be sent by sendfile (Tomcat's {@code useSendfile}, default true); see {@link #isSendfileSupported()}. */
+    public boolean getUseSendfile() {
+        return useSendfile;
+    }
+
+    public void setUseSendfile(boolean useSendfile) {
+        this.useSendfile = useSendfile;
     }
 
     @Override
