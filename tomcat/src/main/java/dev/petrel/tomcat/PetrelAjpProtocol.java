@@ -96,6 +96,12 @@ public class PetrelAjpProtocol extends PetrelProtocol {
         return CODED_HEADERS.contains(name) ? name.toLowerCase(Locale.ROOT) : name;
     }
 
+    /** AJP sends a body in packets of at most {@code packetSize}: a file is copied into them. */
+    @Override
+    boolean carriesFilesAsTheyAre() {
+        return false;
+    }
+
     @Override
     boolean carriesUpgrade() {
         return false;

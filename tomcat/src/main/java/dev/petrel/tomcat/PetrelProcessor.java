@@ -61,6 +61,7 @@ final class PetrelProcessor extends AbstractProcessor {
     private Detached detached;
     private boolean earlyHintsSent;
     private UpgradeToken upgradeToken; // the application upgraded the connection (HttpServletRequest.upgrade)
+    private Sendfile sendfile; // the file Catalina left to send, at commit
     private boolean closeAfter;
     private boolean over;
     /** Which exchange this processor serves; an event scheduled for an earlier one is dropped. */
@@ -105,6 +106,7 @@ final class PetrelProcessor extends AbstractProcessor {
         detached = null;
         earlyHintsSent = false;
         upgradeToken = null;
+        sendfile = null;
         closeAfter = false;
         over = false;
         input.begin(req.hasBody() ? req.body() : null);
@@ -347,6 +349,7 @@ final class PetrelProcessor extends AbstractProcessor {
         }
         copyHeaders(response.getMimeHeaders(), res);
         if (closeAfter) res.header("Connection", "close");
+        sendfile = Sendfile.requested(request);
         if (response.getTrailerFields() != null && !isTrailerFieldsSupported()) {
             LOG.debug("Trailer fields dropped: the response cannot carry them");
         }
@@ -368,7 +371,10 @@ final class PetrelProcessor extends AbstractProcessor {
             Map<String, String> trailers = response.getTrailerFields().get();
             if (trailers != null) trailers.forEach(exchangeResponse::trailer);
         }
-        output.end();
+        Sendfile file = sendfile;
+        sendfile = null; // Coyote may finish a response twice: the file goes once
+        if (file != null) file.sendTo(exchangeResponse); // the whole body: the application wrote none
+        else output.end();
     }
 
     /** Petrel sends {@code 100 Continue} itself when the body is first read (Tomcat's "onRead" timing). */

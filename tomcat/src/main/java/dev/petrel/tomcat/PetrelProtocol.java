@@ -64,6 +64,8 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     private boolean sslEnabled;
     private String tlsEngine; // null: TlsConfig's default (jsse, unless petrel.tls.engine says otherwise)
     private final List<SSLHostConfig> sslHostConfigs = new CopyOnWriteArrayList<>();
+    private String defaultSslHostConfigName = SslHostConfigs.DEFAULT_HOST;
+    private boolean useSendfile = true;
 
     /** The connector Petrel listens with: HTTP, HTTPS ({@code tls} not null) or AJP, on {@code host} and {@code port}. */
     abstract Connector connector(String host, int port, TlsConfig tls);
@@ -206,6 +208,18 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     }
 
     /**
+     * The {@code <SSLHostConfig hostName>} served to clients that name no host with one of its
+     * own, or none (Tomcat's {@code defaultSSLHostConfigName}, default {@code _default_}).
+     */
+    public String getDefaultSSLHostConfigName() {
+        return defaultSslHostConfigName;
+    }
+
+    public void setDefaultSSLHostConfigName(String name) {
+        this.defaultSslHostConfigName = name;
+    }
+
+    /**
      * Tomcat's way to choose the TLS implementation, kept so that a {@code server.xml} written for
      * Tomcat's own connectors means the same here: an OpenSSL implementation
      * ({@code org.apache.tomcat.util.net.openssl.OpenSSLImplementation}, or the one under
@@ -304,7 +318,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         }
         String host = address == null ? "0.0.0.0" : address.getHostAddress();
         server = Server.builder()
-                .connector(connector(host, port == 0 ? 0 : port + portOffset, sslEnabled ? SslHostConfigs.toTlsConfig(sslHostConfigs, getName(), tlsEngine) : null))
+                .connector(connector(host, port == 0 ? 0 : port + portOffset, sslEnabled ? SslHostConfigs.toTlsConfig(sslHostConfigs, defaultSslHostConfigName, getName(), tlsEngine) : null))
                 .transport(transport)
                 .maxConnections(maxConnections)
                 .backlog(acceptCount)
@@ -390,9 +404,31 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         return Math.max(0, deadline - System.currentTimeMillis());
     }
 
+    /**
+     * Tomcat's sendfile, which the DefaultServlet uses for files over its {@code sendfileSize}
+     * (48 KiB) when this answers true: {@code useSendfile} is on, and the connector's responses can
+     * carry a file's bytes from the page cache to the socket without the heap, as Petrel's
+     * {@code Response.sendFile} does on plain HTTP/1.1 over {@code nio} ({@link Sendfile}). Over
+     * TLS, AJP or another transport the bytes would be copied through the heap anyway, so the
+     * servlet writes them itself, as Tomcat's rule has it.
+     */
     @Override
     public boolean isSendfileSupported() {
-        return false;
+        return useSendfile && transport == TransportKind.NIO && !sslEnabled && carriesFilesAsTheyAre();
+    }
+
+    /** Whether a file's bytes go on the wire as they are: in an HTTP/1.1 body they do; AJP wraps them in packets. */
+    boolean carriesFilesAsTheyAre() {
+        return true;
+    }
+
+    /** Whether large static files may be sent by sendfile (Tomcat's {@code useSendfile}, default true); see {@link #isSendfileSupported()}. */
+    public boolean getUseSendfile() {
+        return useSendfile;
+    }
+
+    public void setUseSendfile(boolean useSendfile) {
+        this.useSendfile = useSendfile;
     }
 
     @Override
@@ -406,7 +442,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         sslHostConfigs.add(sslHostConfig);
     }
 
-    /** The {@code <SSLHostConfig>} elements; with {@code SSLEnabled}, the default host's certificates are served. */
+    /** The {@code <SSLHostConfig>} elements; with {@code SSLEnabled}, each host's certificates are served to the clients naming it. */
     @Override
     public SSLHostConfig[] findSslHostConfigs() {
         return sslHostConfigs.toArray(SSLHostConfig[]::new);

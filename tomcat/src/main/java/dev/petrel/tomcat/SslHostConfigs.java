@@ -1,5 +1,7 @@
 package dev.petrel.tomcat;
 
+import dev.petrel.server.config.CertificateSource;
+import dev.petrel.server.config.SniHost;
 import dev.petrel.server.config.TlsConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,41 +14,67 @@ import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 /**
  * Tomcat's {@code <SSLHostConfig>}/{@code <Certificate>} elements as Petrel's {@link TlsConfig}:
  * PEM files ({@code certificateFile}, {@code certificateKeyFile}, {@code certificateChainFile}) and
- * PKCS#12 key stores ({@code certificateKeystoreFile}, {@code certificateKeystorePassword}), for
- * the default host; {@code protocols} as given, less TLS 1.1 and older (with a warning); client certificates
+ * PKCS#12 key stores ({@code certificateKeystoreFile}, {@code certificateKeystorePassword});
+ * {@code protocols} as given, less TLS 1.1 and older (with a warning); client certificates
  * ({@code certificateVerification="required|optional"}) checked against {@code caCertificateFile}
  * (PEM) or {@code truststoreFile}/{@code truststorePassword}, else the JDK's trust store, as Tomcat
- * does. Relative paths are resolved against {@code catalina.base}, as Tomcat does. What Petrel does
- * not take (encrypted PEM keys, other host names, {@code optionalNoCA}, revocation lists, OpenSSL
- * cipher strings) is said, never dropped silently: an error when it would change who can connect,
- * a warning otherwise.
+ * does. The default host's element (the connector's {@code defaultSSLHostConfigName}) is the
+ * listener's default; every other becomes a {@link SniHost}, whose certificates and client
+ * authentication a client naming it by SNI gets, as on Tomcat. Relative paths are resolved
+ * against {@code catalina.base}, as Tomcat does. What Petrel does not take (encrypted PEM keys,
+ * {@code optionalNoCA}, revocation lists, OpenSSL cipher strings, protocols per host) is said,
+ * never dropped silently: an error when it would change who can connect, a warning otherwise.
  */
 final class SslHostConfigs {
     private static final Log LOG = LogFactory.getLog(SslHostConfigs.class);
-    private static final String DEFAULT_HOST = "_default_"; // SSLHostConfig's own default, not public there
+    /** The default host's name when the connector names none: SSLHostConfig's own, not public there. */
+    static final String DEFAULT_HOST = "_default_";
     private static final String DEFAULT_CIPHERS = new SSLHostConfig().getCiphers();
 
     private SslHostConfigs() {}
 
     /**
-     * The TLS configuration for {@code configs}, whose default host's certificates Petrel serves,
-     * on {@code engine} (null: {@link TlsConfig}'s default).
+     * The TLS configuration for {@code configs} on {@code engine} (null: {@link TlsConfig}'s
+     * default): the one named {@code defaultHost} is the default, the others hosts chosen by SNI.
      */
-    static TlsConfig toTlsConfig(List<SSLHostConfig> configs, String connectorName, String engine) {
+    static TlsConfig toTlsConfig(List<SSLHostConfig> configs, String defaultHost, String connectorName, String engine) {
         SSLHostConfig chosen = null;
         for (SSLHostConfig config : configs) {
-            if (DEFAULT_HOST.equals(config.getHostName())) chosen = config;
-            else LOG.warn(connectorName + ": <SSLHostConfig hostName=\"" + config.getHostName()
-                    + "\"> is ignored: Petrel serves the default host's certificates to every name");
+            if (config.getHostName().equalsIgnoreCase(defaultHost)) chosen = config;
         }
         if (chosen == null) {
-            throw new IllegalArgumentException(connectorName + ": SSLEnabled=\"true\" needs an <SSLHostConfig> for the default host");
+            throw new IllegalArgumentException(connectorName + ": SSLEnabled=\"true\" needs an <SSLHostConfig> for the default host ("
+                    + defaultHost + ")");
         }
         if (!DEFAULT_CIPHERS.equals(chosen.getCiphers())) {
             LOG.warn(connectorName + ": ciphers=\"" + chosen.getCiphers() + "\" is ignored: Petrel uses its own TLS 1.3/1.2 suites");
         }
         TlsConfig.Builder tls = TlsConfig.builder();
-        List<String> protocols = new ArrayList<>(chosen.getProtocols());
+        List<String> protocols = protocols(chosen, connectorName);
+        if (!protocols.isEmpty()) tls.protocols(protocols.toArray(String[]::new));
+        for (CertificateSource certificate : certificates(chosen, connectorName)) tls.certificate(certificate);
+        ClientCertificates clients = ClientCertificates.of(chosen, connectorName);
+        if (clients.trusted() != null) tls.clientAuth(clients.mode(), clients.trusted());
+        else tls.clientAuth(clients.mode());
+        for (SSLHostConfig config : configs) {
+            if (config != chosen) tls.host(host(config, chosen, connectorName));
+        }
+        if (engine != null) tls.engine(engine);
+        return tls.build();
+    }
+
+    /** Another host: its certificates and client authentication; the default's protocols and ciphers, said when they differ. */
+    private static SniHost host(SSLHostConfig config, SSLHostConfig defaults, String connectorName) {
+        String element = connectorName + ": <SSLHostConfig hostName=\"" + config.getHostName() + "\">";
+        if (!config.getProtocols().equals(defaults.getProtocols()) || !config.getCiphers().equals(defaults.getCiphers())) {
+            LOG.warn(element + ": its protocols and ciphers are ignored: Petrel offers the default host's to every host");
+        }
+        ClientCertificates clients = ClientCertificates.of(config, connectorName);
+        return new SniHost(config.getHostName(), certificates(config, connectorName), clients.mode(), clients.trusted());
+    }
+
+    private static List<String> protocols(SSLHostConfig config, String connectorName) {
+        List<String> protocols = new ArrayList<>(config.getProtocols());
         protocols.removeIf(p -> !p.startsWith("TLSv")); // "SSLv2Hello" and the like
         List<String> deprecated = protocols.stream().filter(p -> !TlsConfig.SUPPORTED_PROTOCOLS.contains(p)).toList();
         if (!deprecated.isEmpty()) {
@@ -55,45 +83,54 @@ final class SslHostConfigs {
                     + " only (TLS 1.1 and older are deprecated, RFC 8996)");
             protocols.removeAll(deprecated);
             if (protocols.isEmpty()) {
-                throw new IllegalArgumentException(connectorName + ": protocols=\"" + String.join("+", chosen.getProtocols())
+                throw new IllegalArgumentException(connectorName + ": protocols=\"" + String.join("+", config.getProtocols())
                         + "\" leaves no protocol Petrel speaks: use TLSv1.2 and TLSv1.3");
             }
         }
-        if (!protocols.isEmpty()) tls.protocols(protocols.toArray(String[]::new));
-        for (SSLHostConfigCertificate certificate : chosen.getCertificates()) {
-            add(tls, certificate, connectorName);
-        }
-        clientAuth(tls, chosen, connectorName);
-        if (engine != null) tls.engine(engine);
-        return tls.build();
+        return protocols;
     }
 
-    /** {@code certificateVerification} and where the certificates it trusts are. */
-    private static void clientAuth(TlsConfig.Builder tls, SSLHostConfig config, String connectorName) {
-        TlsConfig.ClientAuth mode = switch (config.getCertificateVerification()) {
-            case NONE -> TlsConfig.ClientAuth.NONE;
-            case OPTIONAL -> TlsConfig.ClientAuth.OPTIONAL;
-            case REQUIRED -> TlsConfig.ClientAuth.REQUIRED;
-            case OPTIONAL_NO_CA -> throw new IllegalArgumentException(connectorName
-                    + ": certificateVerification=\"optionalNoCA\" (accepting certificates nobody trusted) is not supported by Petrel");
-        };
-        if (mode == TlsConfig.ClientAuth.NONE) return;
-        if (config.getCertificateRevocationListFile() != null) {
-            throw new IllegalArgumentException(connectorName + ": certificateRevocationListFile is not supported by Petrel yet,"
-                    + " and a revoked client certificate must not get in");
-        }
-        if (config.getCaCertificateFile() != null) {
-            tls.clientAuth(mode, new TlsConfig.TrustedCertificates(resolve(config.getCaCertificateFile()), null));
-        } else if (config.getTruststoreFile() != null) {
-            String password = config.getTruststorePassword();
-            tls.clientAuth(mode, new TlsConfig.TrustedCertificates(resolve(config.getTruststoreFile()),
-                    password == null ? null : password.toCharArray()));
-        } else {
-            tls.clientAuth(mode); // the JDK's trust store, as Tomcat falls back to it
+    /**
+     * {@code certificateVerification} and where the certificates it trusts are.
+     *
+     * @param trusted null: the JDK's trust store, as Tomcat falls back to it
+     */
+    private record ClientCertificates(TlsConfig.ClientAuth mode, TlsConfig.TrustedCertificates trusted) {
+        static ClientCertificates of(SSLHostConfig config, String connectorName) {
+            TlsConfig.ClientAuth mode = switch (config.getCertificateVerification()) {
+                case NONE -> TlsConfig.ClientAuth.NONE;
+                case OPTIONAL -> TlsConfig.ClientAuth.OPTIONAL;
+                case REQUIRED -> TlsConfig.ClientAuth.REQUIRED;
+                case OPTIONAL_NO_CA -> throw new IllegalArgumentException(connectorName
+                        + ": certificateVerification=\"optionalNoCA\" (accepting certificates nobody trusted) is not supported by Petrel");
+            };
+            if (mode == TlsConfig.ClientAuth.NONE) return new ClientCertificates(mode, null);
+            if (config.getCertificateRevocationListFile() != null) {
+                throw new IllegalArgumentException(connectorName + ": certificateRevocationListFile is not supported by Petrel yet,"
+                        + " and a revoked client certificate must not get in");
+            }
+            if (config.getCaCertificateFile() != null) {
+                return new ClientCertificates(mode, new TlsConfig.TrustedCertificates(resolve(config.getCaCertificateFile()), null));
+            }
+            if (config.getTruststoreFile() != null) {
+                String password = config.getTruststorePassword();
+                return new ClientCertificates(mode, new TlsConfig.TrustedCertificates(resolve(config.getTruststoreFile()),
+                        password == null ? null : password.toCharArray()));
+            }
+            return new ClientCertificates(mode, null);
         }
     }
 
-    private static void add(TlsConfig.Builder tls, SSLHostConfigCertificate certificate, String connectorName) {
+    private static List<CertificateSource> certificates(SSLHostConfig config, String connectorName) {
+        List<CertificateSource> sources = new ArrayList<>();
+        for (SSLHostConfigCertificate certificate : config.getCertificates()) sources.add(source(certificate, connectorName));
+        if (sources.isEmpty()) {
+            throw new IllegalArgumentException(connectorName + ": <SSLHostConfig hostName=\"" + config.getHostName() + "\"> has no <Certificate>");
+        }
+        return sources;
+    }
+
+    private static CertificateSource source(SSLHostConfigCertificate certificate, String connectorName) {
         if (certificate.getCertificateFile() != null) {
             if (certificate.getCertificateKeyPassword() != null) {
                 throw new IllegalArgumentException(connectorName + ": certificateKeyPassword is set, and Petrel reads"
@@ -104,13 +141,14 @@ final class SslHostConfigs {
             }
             Path chain = resolve(certificate.getCertificateFile());
             Path key = certificate.getCertificateKeyFile() == null ? chain : resolve(certificate.getCertificateKeyFile());
-            tls.pem(chain, key);
-        } else if (certificate.getCertificateKeystoreFile() != null) {
-            String password = certificate.getCertificateKeystorePassword();
-            tls.pkcs12(resolve(certificate.getCertificateKeystoreFile()), (password == null ? "changeit" : password).toCharArray());
-        } else {
-            throw new IllegalArgumentException(connectorName + ": a <Certificate> needs certificateFile or certificateKeystoreFile");
+            return new CertificateSource.Pem(chain, key);
         }
+        if (certificate.getCertificateKeystoreFile() != null) {
+            String password = certificate.getCertificateKeystorePassword();
+            return new CertificateSource.Pkcs12(resolve(certificate.getCertificateKeystoreFile()),
+                    (password == null ? "changeit" : password).toCharArray());
+        }
+        throw new IllegalArgumentException(connectorName + ": a <Certificate> needs certificateFile or certificateKeystoreFile");
     }
 
     private static Path resolve(String file) {

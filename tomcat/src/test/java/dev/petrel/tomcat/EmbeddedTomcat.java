@@ -114,6 +114,11 @@ final class EmbeddedTomcat implements AutoCloseable {
         return this;
     }
 
+    /** The web application's folder, which the DefaultServlet serves: files put here before {@link #start()} are served. */
+    Path docBase() {
+        return base.resolve("webapp");
+    }
+
     int port() {
         return tomcat.getConnector().getLocalPort();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.petrel.server.config.CertificateSource;
 import dev.petrel.server.config.TlsConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Tomcat's {@code protocols} as Petrel takes them: TLS 1.1 and older, which Tomcat's
  * {@code protocols="all"} names, are left out with a warning, and a list of nothing but those
- * stops the connector with a line that says what to use instead.
+ * stops the connector with a line that says what to use instead. Hosts other than the default
+ * become Petrel's SNI hosts, each with its certificates and client authentication.
  */
 class SslHostConfigsTest {
     @TempDir
@@ -45,14 +47,42 @@ class SslHostConfigsTest {
 
     @Test
     void allIsTls13And12() {
-        TlsConfig tls = SslHostConfigs.toTlsConfig(List.of(hostWithProtocols("all")), "https-test", null);
+        TlsConfig tls = SslHostConfigs.toTlsConfig(List.of(hostWithProtocols("all")), SslHostConfigs.DEFAULT_HOST, "https-test", null);
         assertThat(tls.protocols()).containsExactlyInAnyOrder("TLSv1.3", "TLSv1.2");
     }
 
     @Test
     void onlyDeprecatedVersionsStopTheConnectorWithTheVersionsToUse() {
-        assertThatThrownBy(() -> SslHostConfigs.toTlsConfig(List.of(hostWithProtocols("TLSv1+TLSv1.1")), "https-test", null))
+        assertThatThrownBy(() -> SslHostConfigs.toTlsConfig(List.of(hostWithProtocols("TLSv1+TLSv1.1")), SslHostConfigs.DEFAULT_HOST, "https-test", null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("https-test").hasMessageContaining("use TLSv1.2 and TLSv1.3");
+    }
+
+    @Test
+    void everyOtherHostIsServedWithItsCertificatesAndClientAuthentication() {
+        SSLHostConfig other = hostWithProtocols("TLSv1.2+TLSv1.3");
+        other.setHostName("a.test");
+        other.setCertificateVerification("required");
+        other.setCaCertificateFile(dir.resolve("cert.pem").toString());
+
+        TlsConfig tls = SslHostConfigs.toTlsConfig(List.of(hostWithProtocols("TLSv1.3"), other), SslHostConfigs.DEFAULT_HOST, "https-test", null);
+
+        assertThat(tls.clientAuth()).isEqualTo(TlsConfig.ClientAuth.NONE);
+        assertThat(tls.hosts()).singleElement().satisfies(host -> {
+            assertThat(host.hostName()).isEqualTo("a.test");
+            assertThat(host.clientAuth()).isEqualTo(TlsConfig.ClientAuth.REQUIRED);
+            assertThat(host.trustedCertificates().file()).isEqualTo(dir.resolve("cert.pem"));
+            assertThat(host.certificates()).containsExactly(new CertificateSource.Pem(dir.resolve("cert.pem"), dir.resolve("key.pem")));
+        });
+    }
+
+    @Test
+    void theConnectorsDefaultHostNameChoosesTheDefault() {
+        SSLHostConfig named = hostWithProtocols("TLSv1.3");
+        named.setHostName("main.test");
+
+        assertThat(SslHostConfigs.toTlsConfig(List.of(named), "main.test", "https-test", null).hosts()).isEmpty();
+        assertThatThrownBy(() -> SslHostConfigs.toTlsConfig(List.of(named), SslHostConfigs.DEFAULT_HOST, "https-test", null))
+                .hasMessageContaining("needs an <SSLHostConfig> for the default host (_default_)");
     }
 }

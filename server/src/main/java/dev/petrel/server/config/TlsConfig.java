@@ -36,6 +36,9 @@ import java.util.Set;
  *   <tr><td>{@code clientAuth}</td><td>{@link ClientAuth#NONE}</td><td>client certificates are for the few services
  *       that authenticate clients by them; asked for, they are checked against {@code trustedCertificates}
  *       (the JDK's trust store when none is given) and handed to the handler in {@link TlsDetails}</td></tr>
+ *   <tr><td>{@code hosts}</td><td>none</td><td>{@link SniHost}s: a client naming one by SNI gets that host's
+ *       certificates and client authentication instead of the settings above; protocols, suites, ALPN,
+ *       the timeout and the engine stay the listener's</td></tr>
  * </table>
  */
 public final class TlsConfig {
@@ -124,6 +127,7 @@ public final class TlsConfig {
     private final TrustedCertificates trustedCertificates;
     private final String engine;
     private final Path ocspResponse;
+    private final List<SniHost> hosts;
 
     private TlsConfig(Builder builder) {
         this.certificates = List.copyOf(builder.certificates);
@@ -135,6 +139,7 @@ public final class TlsConfig {
         this.trustedCertificates = builder.trustedCertificates;
         this.engine = builder.engine != null ? builder.engine : defaultEngine();
         this.ocspResponse = builder.ocspResponse;
+        this.hosts = List.copyOf(builder.hosts);
     }
 
     /**
@@ -183,7 +188,26 @@ public final class TlsConfig {
         builder.trustedCertificates = trustedCertificates;
         builder.engine = engine;
         builder.ocspResponse = ocspResponse;
+        builder.hosts.addAll(hosts);
         return builder;
+    }
+
+    /**
+     * What a client naming {@code host} gets: this configuration's protocols, cipher suites, ALPN,
+     * handshake timeout and engine, with the host's certificates and client authentication, no
+     * OCSP response (that is for the default certificate) and no hosts of its own.
+     *
+     * @param host one of {@link #hosts()}
+     */
+    public TlsConfig forHost(SniHost host) {
+        Builder builder = toBuilder();
+        builder.certificates.clear();
+        builder.certificates.addAll(host.certificates());
+        builder.clientAuth = host.clientAuth();
+        builder.trustedCertificates = host.trustedCertificates();
+        builder.ocspResponse = null;
+        builder.hosts.clear();
+        return builder.build();
     }
 
     /** The certificate sources; the first is the default certificate. */
@@ -236,12 +260,18 @@ public final class TlsConfig {
         return ocspResponse;
     }
 
-    /** Every file read by the certificate sources and the trusted certificates, once each, in order. */
+    /** The hosts with settings of their own, chosen by SNI; empty when every client gets the settings above. */
+    public List<SniHost> hosts() {
+        return hosts;
+    }
+
+    /** Every file read by the certificate sources, the trusted certificates and the hosts, once each, in order. */
     public List<Path> files() {
         Set<Path> files = new LinkedHashSet<>();
         for (CertificateSource source : certificates) files.addAll(source.files());
         if (trustedCertificates != null) files.add(trustedCertificates.file());
         if (ocspResponse != null) files.add(ocspResponse);
+        for (SniHost host : hosts) files.addAll(host.files());
         return List.copyOf(files);
     }
 
@@ -249,7 +279,8 @@ public final class TlsConfig {
     public String toString() {
         return "TlsConfig[certificates=" + certificates + ", protocols=" + protocols + ", applicationProtocols="
                 + applicationProtocols + ", handshakeTimeout=" + handshakeTimeout + ", clientAuth=" + clientAuth
-                + (trustedCertificates == null ? "" : " trusting " + trustedCertificates.file()) + ", engine=" + engine + (ocspResponse == null ? "" : ", stapling " + ocspResponse) + "]";
+                + (trustedCertificates == null ? "" : " trusting " + trustedCertificates.file()) + ", engine=" + engine + (ocspResponse == null ? "" : ", stapling " + ocspResponse)
+                + (hosts.isEmpty() ? "" : ", hosts=" + hosts) + "]";
     }
 
     /** Collects certificates and settings; {@link #build()} checks them. */
@@ -263,8 +294,27 @@ public final class TlsConfig {
         private TrustedCertificates trustedCertificates;
         private String engine; // null: the default, decided by build()
         private Path ocspResponse;
+        private final List<SniHost> hosts = new ArrayList<>();
 
         private Builder() {}
+
+        /**
+         * Serves {@code host} with its own certificates and client authentication to the clients
+         * that name it by SNI.
+         *
+         * @param host a name not added before
+         * @throws IllegalArgumentException when a host of that name was added already
+         */
+        public Builder host(SniHost host) {
+            Objects.requireNonNull(host, "host");
+            for (SniHost added : hosts) {
+                if (added.hostName().equals(host.hostName())) {
+                    throw new IllegalArgumentException("host " + host.hostName() + " is configured twice");
+                }
+            }
+            hosts.add(host);
+            return this;
+        }
 
         /**
          * Staples an OCSP response to the handshakes that serve the default (first) certificate, so

@@ -2,6 +2,7 @@ package dev.petrel.server.tls;
 
 import dev.petrel.server.TlsEngineProvider;
 import dev.petrel.server.config.CertificateSource;
+import dev.petrel.server.config.SniHost;
 import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.config.TlsConfigException;
 import java.time.Instant;
@@ -15,7 +16,8 @@ import javax.net.ssl.X509TrustManager;
  * each certificate (readable, PEM or PKCS#12, key matching, within its dates), then has the
  * configured engine ({@link TlsEngines}) prepare server engines over a key manager that picks the
  * certificate by SNI ({@link SniKeyManager}). The files and their checks are the same whatever the
- * engine.
+ * engine. Each {@link SniHost} gets engines of its own, and each connection the engine of the
+ * host its client names ({@link SniRoutingEngines}).
  */
 public final class TlsContextFactory {
     private TlsContextFactory() {}
@@ -30,16 +32,43 @@ public final class TlsContextFactory {
         checkProtocols(config.protocols());
         TlsEngineProvider provider = TlsEngines.provider(config.engine());
         Instant now = Instant.now();
+        List<ServerCertificate> certificates = load(config, now);
+        List<TlsEngineProvider.Staple> staples = config.ocspResponse() == null ? List.of()
+                : List.of(new TlsEngineProvider.Staple(certificates.getFirst().chain().getFirst(), OcspResponseFile.read(config.ocspResponse())));
+        TlsEngineProvider.Engines defaults = engines(provider, config, certificates, staples);
+        if (config.hosts().isEmpty()) return new TlsContext(config, defaults, certificates);
+        List<ServerCertificate> all = new ArrayList<>(certificates);
+        List<SniRoutingEngines.Host> hosts = new ArrayList<>();
+        try {
+            for (SniHost host : config.hosts()) {
+                TlsConfig hostConfig = config.forHost(host);
+                List<ServerCertificate> hostCertificates = load(hostConfig, now);
+                hosts.add(new SniRoutingEngines.Host(host, engines(provider, hostConfig, hostCertificates, List.of())));
+                all.addAll(hostCertificates);
+            }
+        } catch (TlsConfigException | RuntimeException e) {
+            defaults.close(); // an engine's native context is freed now, not when the JVM exits
+            for (SniRoutingEngines.Host made : hosts) made.engines().close();
+            throw e;
+        }
+        return new TlsContext(config, new SniRoutingEngines(defaults, hosts), all);
+    }
+
+    private static List<ServerCertificate> load(TlsConfig config, Instant now) throws TlsConfigException {
         List<ServerCertificate> certificates = new ArrayList<>();
         for (CertificateSource source : config.certificates()) certificates.addAll(CertificateLoader.load(source, now));
+        return certificates;
+    }
+
+    /** The provider's engines over {@code certificates}, asking clients for certificates as {@code config} says. */
+    private static TlsEngineProvider.Engines engines(TlsEngineProvider provider, TlsConfig config, List<ServerCertificate> certificates,
+                                                     List<TlsEngineProvider.Staple> staples) throws TlsConfigException {
         // trust managers only to check client certificates, when they are asked for
         X509TrustManager trust = config.clientAuth() == TlsConfig.ClientAuth.NONE ? null
                 : x509(ClientCertificateTrust.managers(config.trustedCertificates()));
-        List<TlsEngineProvider.Staple> staples = config.ocspResponse() == null ? List.of()
-                : List.of(new TlsEngineProvider.Staple(certificates.getFirst().chain().getFirst(), OcspResponseFile.read(config.ocspResponse())));
         TlsEngineProvider.Setup setup = new TlsEngineProvider.Setup(config, new SniKeyManager(certificates), trust,
                 TlsConfig.NAMED_GROUPS, staples);
-        return new TlsContext(config, provider.engines(setup), certificates);
+        return provider.engines(setup);
     }
 
     /** Only {@link TlsConfig#SUPPORTED_PROTOCOLS}, whatever an engine would still speak (BoringSSL: TLS 1.1 and 1.0). */
