@@ -1,5 +1,6 @@
 package dev.petrel.tomcat;
 
+import dev.petrel.http.HttpLimits;
 import dev.petrel.server.config.Connector;
 import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.Server;
@@ -61,6 +62,8 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     private int maxKeepAliveRequests = 100;
     private int gracefulStopMillis = 10_000;
     private long maxBodySize = Long.MAX_VALUE;
+    private int maxHttpRequestHeaderSize = -1; // -1: Petrel's own limits (HttpLimits.DEFAULT)
+    private long maxSwallowSize = ServerConfig.DEFAULT.maxDrainBytes();
     private boolean sslEnabled;
     private String tlsEngine; // null: TlsConfig's default (jsse, unless petrel.tls.engine says otherwise)
     private final List<SSLHostConfig> sslHostConfigs = new CopyOnWriteArrayList<>();
@@ -181,6 +184,42 @@ public abstract class PetrelProtocol implements ProtocolHandler {
 
     public void setMaxBodySize(long maxBodySize) {
         this.maxBodySize = maxBodySize;
+    }
+
+    /**
+     * The largest request head Petrel reads, in bytes, as Tomcat's {@code maxHttpRequestHeaderSize}
+     * (Spring Boot's {@code server.max-http-request-header-size}): the request line may be this
+     * long (400, or 414 when the target overflows) and so may the header fields together (431).
+     * -1, the default, keeps Petrel's own limits: 8 KiB for the request line, 16 KiB of fields.
+     */
+    public int getMaxHttpRequestHeaderSize() {
+        return maxHttpRequestHeaderSize;
+    }
+
+    /**
+     * Sets the largest request head in bytes (see {@link #getMaxHttpRequestHeaderSize()}); at
+     * least 16, or -1 for Petrel's own limits.
+     */
+    public void setMaxHttpRequestHeaderSize(int maxHttpRequestHeaderSize) {
+        if (maxHttpRequestHeaderSize != -1 && maxHttpRequestHeaderSize < 16) {
+            throw new IllegalArgumentException("maxHttpRequestHeaderSize must be at least 16 bytes, or -1: " + maxHttpRequestHeaderSize);
+        }
+        this.maxHttpRequestHeaderSize = maxHttpRequestHeaderSize;
+    }
+
+    /**
+     * Request body bytes an application left unread that Petrel reads and discards to keep the
+     * connection for the next request; beyond them the connection is closed. Tomcat's
+     * {@code maxSwallowSize} (Spring Boot's {@code server.tomcat.max-swallow-size}); a negative
+     * value sets no limit. Default: Petrel's 64 KiB.
+     */
+    public long getMaxSwallowSize() {
+        return maxSwallowSize;
+    }
+
+    /** Sets the unread request body bytes discarded to keep a connection (see {@link #getMaxSwallowSize()}). */
+    public void setMaxSwallowSize(long maxSwallowSize) {
+        this.maxSwallowSize = maxSwallowSize;
     }
 
     /** Whether this connector speaks TLS, with the certificates of its {@code <SSLHostConfig>} (default false). */
@@ -323,8 +362,14 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     }
 
     private ServerConfig config() {
+        HttpLimits limits = ServerConfig.DEFAULT.limits().withMaxBodySize(maxBodySize);
+        if (maxHttpRequestHeaderSize > 0) {
+            // Tomcat bounds the whole head; Petrel bounds the line and the fields apart, each by the same size
+            limits = limits.withMaxRequestLineLength(maxHttpRequestHeaderSize).withMaxHeaderSectionSize(maxHttpRequestHeaderSize);
+        }
         ServerConfig config = ServerConfig.DEFAULT
-                .withLimits(ServerConfig.DEFAULT.limits().withMaxBodySize(maxBodySize))
+                .withLimits(limits)
+                .withMaxDrainBytes(maxSwallowSize < 0 ? Long.MAX_VALUE : maxSwallowSize)
                 .withHeaderTimeout(Duration.ofMillis(connectionTimeout))
                 .withIdleTimeout(Duration.ofMillis(keepAliveTimeout < 0 ? connectionTimeout : keepAliveTimeout));
         int perConnection = maxKeepAliveRequests < 0 ? Integer.MAX_VALUE : Math.max(1, maxKeepAliveRequests);
