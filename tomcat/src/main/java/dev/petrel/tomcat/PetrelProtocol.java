@@ -43,6 +43,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     private final AsyncTimeouts asyncTimeouts = new AsyncTimeouts();
     private final RequestStatistics statistics = new RequestStatistics();
     private final UnboundEndpoint unboundEndpoint = new UnboundEndpoint();
+    private final ConnectorThreadPool threadPool = new ConnectorThreadPool(this);
     private Adapter adapter;
     private Executor executor;
     private ExecutorService ownExecutor;
@@ -357,6 +358,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         asyncTimeouts.start(utilityExecutor);
         // named once bound, so that port 0 (any free port) gives the port taken, as in the log
         statistics.register(adapter == null ? null : adapter.getDomain(), getName());
+        threadPool.register(adapter == null ? null : adapter.getDomain(), getName());
         LOG.info("Starting Petrel connector [" + getName() + "] on " + server.addresses()
                 + (server.servesHttps() ? ", TLS by " + server.tlsEngine() : ""));
     }
@@ -412,6 +414,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     @Override
     public void destroy() {
         statistics.unregister(); // stop() released everything else
+        threadPool.unregister();
     }
 
     /** Turns new requests away (503, connection closed) while those in flight finish. */
@@ -474,8 +477,26 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         return paused;
     }
 
+    /** Where async dispatches run: the connector's executor, each task counted as a busy thread while it runs. */
     Executor executor() {
-        return executor;
+        Executor e = executor;
+        return e == null ? null : task -> e.execute(threadPool.counted(task));
+    }
+
+    /** The connector's thread figures: {@link CoyoteHandler} counts the threads serving exchanges into it. */
+    ConnectorThreadPool threadPool() {
+        return threadPool;
+    }
+
+    /** Connections open now, 0 when stopped. */
+    int liveConnections() {
+        Server s = server;
+        return s == null ? 0 : s.liveConnections();
+    }
+
+    /** The transport, for figures that depend on its threading. */
+    TransportKind transportKind() {
+        return transport;
     }
 
     /** The Tomcat endpoint every upgraded connection's socket wrapper names. */
