@@ -223,6 +223,14 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         this.maxSwallowSize = maxSwallowSize;
     }
 
+    /**
+     * False: Petrel binds its port when the connector starts, never at init (Tomcat's
+     * {@code bindOnInit="false"}). Read-only; Spring Boot reads it and, finding it set, leaves it.
+     */
+    public boolean getBindOnInit() {
+        return false;
+    }
+
     /** Whether this connector speaks TLS, with the certificates of its {@code <SSLHostConfig>} (default false). */
     public boolean getSSLEnabled() {
         return sslEnabled;
