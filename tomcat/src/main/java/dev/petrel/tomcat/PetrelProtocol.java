@@ -491,6 +491,11 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         return e == null ? null : task -> e.execute(threadPool.counted(task));
     }
 
+    /** The connector's executor as it is, for a task that mostly waits and counts its own busy part. */
+    Executor uncountedExecutor() {
+        return executor;
+    }
+
     /** The connector's thread figures: {@link CoyoteHandler} counts the threads serving exchanges into it. */
     ConnectorThreadPool threadPool() {
         return threadPool;
