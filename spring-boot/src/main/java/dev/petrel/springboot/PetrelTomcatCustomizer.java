@@ -1,6 +1,7 @@
 package dev.petrel.springboot;
 
 import dev.petrel.tomcat.PetrelHttp11Protocol;
+import dev.petrel.tomcat.PetrelProtocol;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -18,15 +19,18 @@ import org.springframework.core.Ordered;
  * Names {@link PetrelHttp11Protocol} as the factory's protocol and carries over what Boot would
  * otherwise give only to Tomcat's own protocol classes: the bind address, and SSL (taken out of
  * Boot's hands, which would insist on an {@code AbstractHttp11Protocol}, and given to Petrel as an
- * {@code <SSLHostConfig>} whose key store is the SSL bundle's, written to a private file).
+ * {@code <SSLHostConfig>} whose key store is the SSL bundle's, written to a private file), and the
+ * {@code server.tomcat.*} connector settings ({@link BootConnectorSettings}).
  */
 final class PetrelTomcatCustomizer implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
     private final String transport;
     private final String tlsEngine; // null: the default
+    private final BootConnectorSettings settings; // null: Boot bound no server properties
 
-    PetrelTomcatCustomizer(String transport, String tlsEngine) {
+    PetrelTomcatCustomizer(String transport, String tlsEngine, BootConnectorSettings settings) {
         this.transport = transport;
         this.tlsEngine = tlsEngine;
+        this.settings = settings;
     }
 
     @Override
@@ -44,11 +48,14 @@ final class PetrelTomcatCustomizer implements WebServerFactoryCustomizer<TomcatS
         if (bundle != null) {
             factory.setSsl(null); // Boot's own SSL set-up would refuse a protocol that is not an AbstractHttp11Protocol
         }
+        if (settings != null) settings.warnUnsupported();
+        // added after Boot's own connector customizers, which leave a protocol not of Tomcat's untouched
         factory.addConnectorCustomizers(connector -> configure(connector, address, bundle, clientAuth));
     }
 
     private void configure(Connector connector, InetAddress address, SslBundle bundle, Ssl.ClientAuth clientAuth) {
         connector.setProperty("transport", transport);
+        if (settings != null && connector.getProtocolHandler() instanceof PetrelProtocol petrel) settings.applyTo(petrel);
         if (address != null) connector.setProperty("address", address.getHostAddress());
         if (bundle == null) return;
         connector.setProperty("SSLEnabled", "true");

@@ -4,7 +4,10 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Seed 003's application: HelloWorld at {@code /}, a JSON endpoint, and a slow one for graceful shutdown. */
+/**
+ * Seed 003's application: HelloWorld at {@code /}, a JSON endpoint, a slow one for graceful shutdown,
+ * and two that show how Catalina decoded a path and parsed a form.
+ */
 @SpringBootApplication
 @RestController
 public class HelloApplication {
@@ -25,6 +28,20 @@ public class HelloApplication {
         java.security.cert.X509Certificate[] chain =
                 (java.security.cert.X509Certificate[]) request.getAttribute("jakarta.servlet.request.X509Certificate");
         return chain == null ? "anonymous" : chain[0].getSubjectX500Principal().getName();
+    }
+
+    /** The last character of the path as Catalina decoded it, in hex: shows which URI encoding it used. */
+    @GetMapping("/decoded/**")
+    String decoded(jakarta.servlet.http.HttpServletRequest request) {
+        String path = request.getServletPath();
+        return Integer.toHexString(path.charAt(path.length() - 1));
+    }
+
+    /** The form parameter {@code p} as Catalina parsed it, or "none". */
+    @org.springframework.web.bind.annotation.PostMapping("/form")
+    String form(jakarta.servlet.http.HttpServletRequest request) {
+        String p = request.getParameter("p");
+        return p == null ? "none" : "length " + p.length();
     }
 
     @GetMapping("/slow")

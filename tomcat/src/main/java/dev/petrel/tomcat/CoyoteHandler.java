@@ -18,6 +18,13 @@ final class CoyoteHandler implements Handler {
             response.status(503).header("Connection", "close").send("The connector is paused.\n");
             return;
         }
-        protocol.processor().serve(request, response);
+        // counted for the ThreadPool bean: this thread is busy in Catalina until serve returns
+        ConnectorThreadPool threads = protocol.threadPool();
+        threads.handlerBegan();
+        try {
+            protocol.processor().serve(request, response);
+        } finally {
+            threads.handlerEnded();
+        }
     }
 }

@@ -420,16 +420,20 @@ final class PetrelProcessor extends AbstractProcessor {
         return input.ended();
     }
 
-    /** A non-blocking reader waits for data on the executor: a blocking read, then the event. */
+    /**
+     * A non-blocking reader waits for data on the executor: a blocking read, then the event. Only
+     * the event counts as a busy thread: waiting for the client is what Tomcat's poller does idle.
+     */
     @Override
     protected void registerReadInterest() {
         long exchange = generation;
-        protocol.executor().execute(() -> {
+        ConnectorThreadPool threads = protocol.threadPool();
+        protocol.uncountedExecutor().execute(() -> {
             try {
                 input.awaitData();
-                resume(SocketEvent.OPEN_READ, exchange, null);
+                threads.counted(() -> resume(SocketEvent.OPEN_READ, exchange, null)).run();
             } catch (IOException e) {
-                resume(SocketEvent.ERROR, exchange, e);
+                threads.counted(() -> resume(SocketEvent.ERROR, exchange, e)).run();
             }
         });
     }

@@ -1,5 +1,6 @@
 package dev.petrel.tomcat;
 
+import dev.petrel.http.HttpLimits;
 import dev.petrel.server.config.Connector;
 import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.Server;
@@ -42,6 +43,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     private final AsyncTimeouts asyncTimeouts = new AsyncTimeouts();
     private final RequestStatistics statistics = new RequestStatistics();
     private final UnboundEndpoint unboundEndpoint = new UnboundEndpoint();
+    private final ConnectorThreadPool threadPool = new ConnectorThreadPool(this);
     private Adapter adapter;
     private Executor executor;
     private ExecutorService ownExecutor;
@@ -61,6 +63,8 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     private int maxKeepAliveRequests = 100;
     private int gracefulStopMillis = 10_000;
     private long maxBodySize = Long.MAX_VALUE;
+    private int maxHttpRequestHeaderSize = -1; // -1: Petrel's own limits (HttpLimits.DEFAULT)
+    private long maxSwallowSize = ServerConfig.DEFAULT.maxDrainBytes();
     private boolean sslEnabled;
     private String tlsEngine; // null: TlsConfig's default (jsse, unless petrel.tls.engine says otherwise)
     private final List<SSLHostConfig> sslHostConfigs = new CopyOnWriteArrayList<>();
@@ -183,6 +187,50 @@ public abstract class PetrelProtocol implements ProtocolHandler {
 
     public void setMaxBodySize(long maxBodySize) {
         this.maxBodySize = maxBodySize;
+    }
+
+    /**
+     * The largest request head Petrel reads, in bytes, as Tomcat's {@code maxHttpRequestHeaderSize}
+     * (Spring Boot's {@code server.max-http-request-header-size}): the request line may be this
+     * long (400, or 414 when the target overflows) and so may the header fields together (431).
+     * -1, the default, keeps Petrel's own limits: 8 KiB for the request line, 16 KiB of fields.
+     */
+    public int getMaxHttpRequestHeaderSize() {
+        return maxHttpRequestHeaderSize;
+    }
+
+    /**
+     * Sets the largest request head in bytes (see {@link #getMaxHttpRequestHeaderSize()}); at
+     * least 16, or -1 for Petrel's own limits.
+     */
+    public void setMaxHttpRequestHeaderSize(int maxHttpRequestHeaderSize) {
+        if (maxHttpRequestHeaderSize != -1 && maxHttpRequestHeaderSize < 16) {
+            throw new IllegalArgumentException("maxHttpRequestHeaderSize must be at least 16 bytes, or -1: " + maxHttpRequestHeaderSize);
+        }
+        this.maxHttpRequestHeaderSize = maxHttpRequestHeaderSize;
+    }
+
+    /**
+     * Request body bytes an application left unread that Petrel reads and discards to keep the
+     * connection for the next request; beyond them the connection is closed. Tomcat's
+     * {@code maxSwallowSize} (Spring Boot's {@code server.tomcat.max-swallow-size}); a negative
+     * value sets no limit. Default: Petrel's 64 KiB.
+     */
+    public long getMaxSwallowSize() {
+        return maxSwallowSize;
+    }
+
+    /** Sets the unread request body bytes discarded to keep a connection (see {@link #getMaxSwallowSize()}). */
+    public void setMaxSwallowSize(long maxSwallowSize) {
+        this.maxSwallowSize = maxSwallowSize;
+    }
+
+    /**
+     * False: Petrel binds its port when the connector starts, never at init (Tomcat's
+     * {@code bindOnInit="false"}). Read-only; Spring Boot reads it and, finding it set, leaves it.
+     */
+    public boolean getBindOnInit() {
+        return false;
     }
 
     /** Whether this connector speaks TLS, with the certificates of its {@code <SSLHostConfig>} (default false). */
@@ -332,13 +380,20 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         asyncTimeouts.start(utilityExecutor);
         // named once bound, so that port 0 (any free port) gives the port taken, as in the log
         statistics.register(adapter == null ? null : adapter.getDomain(), getName());
+        threadPool.register(adapter == null ? null : adapter.getDomain(), getName());
         LOG.info("Starting Petrel connector [" + getName() + "] on " + server.addresses()
                 + (server.servesHttps() ? ", TLS by " + server.tlsEngine() : ""));
     }
 
     private ServerConfig config() {
+        HttpLimits limits = ServerConfig.DEFAULT.limits().withMaxBodySize(maxBodySize);
+        if (maxHttpRequestHeaderSize > 0) {
+            // Tomcat bounds the whole head; Petrel bounds the line and the fields apart, each by the same size
+            limits = limits.withMaxRequestLineLength(maxHttpRequestHeaderSize).withMaxHeaderSectionSize(maxHttpRequestHeaderSize);
+        }
         ServerConfig config = ServerConfig.DEFAULT
-                .withLimits(ServerConfig.DEFAULT.limits().withMaxBodySize(maxBodySize))
+                .withLimits(limits)
+                .withMaxDrainBytes(maxSwallowSize < 0 ? Long.MAX_VALUE : maxSwallowSize)
                 .withHeaderTimeout(Duration.ofMillis(connectionTimeout))
                 .withIdleTimeout(Duration.ofMillis(keepAliveTimeout < 0 ? connectionTimeout : keepAliveTimeout));
         int perConnection = maxKeepAliveRequests < 0 ? Integer.MAX_VALUE : Math.max(1, maxKeepAliveRequests);
@@ -381,6 +436,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     @Override
     public void destroy() {
         statistics.unregister(); // stop() released everything else
+        threadPool.unregister();
     }
 
     /** Turns new requests away (503, connection closed) while those in flight finish. */
@@ -465,8 +521,31 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         return paused;
     }
 
+    /** Where async dispatches run: the connector's executor, each task counted as a busy thread while it runs. */
     Executor executor() {
+        Executor e = executor;
+        return e == null ? null : task -> e.execute(threadPool.counted(task));
+    }
+
+    /** The connector's executor as it is, for a task that mostly waits and counts its own busy part. */
+    Executor uncountedExecutor() {
         return executor;
+    }
+
+    /** The connector's thread figures: {@link CoyoteHandler} counts the threads serving exchanges into it. */
+    ConnectorThreadPool threadPool() {
+        return threadPool;
+    }
+
+    /** Connections open now, 0 when stopped. */
+    int liveConnections() {
+        Server s = server;
+        return s == null ? 0 : s.liveConnections();
+    }
+
+    /** The transport, for figures that depend on its threading. */
+    TransportKind transportKind() {
+        return transport;
     }
 
     /** The Tomcat endpoint every upgraded connection's socket wrapper names. */
