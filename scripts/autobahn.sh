@@ -4,6 +4,9 @@
 # own case files that writes Autobahn's index.json). Prints, per transport, the count of each
 # verdict, the cases that FAILED or ended in ERROR, and exits non-zero when any did.
 #   scripts/autobahn.sh [CASE ...]    CASE: an Autobahn case id or glob (default: every case)
+#   scripts/autobahn.sh --tomcat [CASE ...]   the same cases against the echo of Tomcat's examples webapp, through
+#                                 Tomcat's NIO connector and Petrel's (tomcat's ExamplesAutobahnTest, run by Maven on
+#                                 the installed modules): every case must end on Petrel as on Tomcat or better
 # Environment: PETREL_AUTOBAHN_PORT (default 18640); PETREL_AUTOBAHN_TRANSPORTS (default "nio"), each a
 # transport, or one with "+tls" (e.g. "nio+tls") for wss: the server then listens for HTTPS only, and
 # since kosoku speaks no TLS, a private HAProxy (mode tcp) takes its plain connections on the next port
@@ -37,6 +40,19 @@ find_kosoku() {
   echo "$out/venv/bin/kosoku"
 }
 kosoku=$(find_kosoku)
+
+if [ "${1:-}" = "--tomcat" ]; then
+  shift
+  groups_property=()
+  if [ $# -gt 0 ]; then groups_property=("-Dpetrel.autobahn.groups=$(IFS=,; echo "$*")"); fi
+  status=0
+  (cd "$here" && ./mvnw -B -q test -pl tomcat -Dtest=ExamplesAutobahnTest -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dpetrel.kosoku="$kosoku" "${groups_property[@]}") > "$out/tomcat.log" 2>&1 || status=$?
+  summary="$here/tomcat/target/autobahn-tomcat/summary.txt"
+  if [ -s "$summary" ]; then cat "$summary"; else echo "autobahn --tomcat: no summary (see $out/tomcat.log)"; status=1; fi
+  [ "$status" = 0 ] || tail -n 40 "$out/tomcat.log"
+  exit $status
+fi
 
 port=${PETREL_AUTOBAHN_PORT:-18640}
 transports=${PETREL_AUTOBAHN_TRANSPORTS:-nio}

@@ -461,9 +461,10 @@ final class PetrelProcessor extends AbstractProcessor {
 
     @Override
     protected boolean isTrailerFieldsSupported() {
-        // AJP has no trailers; HTTP/1.1 carries them in the chunked encoding, chosen at commit
+        // AJP has no trailers; HTTP/1.1 carries them in the chunked encoding, chosen at commit; HTTP/2 always
+        String version = exchangeRequest.version().toString();
         return protocol.carriesTrailers() && !response.isCommitted()
-                && exchangeRequest.version().toString().equals("HTTP/1.1");
+                && (version.equals("HTTP/1.1") || version.equals("HTTP/2.0"));
     }
 
     @Override

@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.apache.coyote.Adapter;
 import org.apache.coyote.ProtocolHandler;
 import org.apache.coyote.UpgradeProtocol;
+import org.apache.coyote.http2.Http2Protocol;
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
 import org.apache.tomcat.util.net.SSLHostConfig;
@@ -67,6 +68,7 @@ public abstract class PetrelProtocol implements ProtocolHandler {
     private long maxSwallowSize = ServerConfig.DEFAULT.maxDrainBytes();
     private boolean sslEnabled;
     private String tlsEngine; // null: TlsConfig's default (jsse, unless petrel.tls.engine says otherwise)
+    private volatile Http2Protocol http2; // the <UpgradeProtocol> element that turns HTTP/2 on, or null
     private final List<SSLHostConfig> sslHostConfigs = new CopyOnWriteArrayList<>();
     private String defaultSslHostConfigName = SslHostConfigs.DEFAULT_HOST;
     private boolean useSendfile = true;
@@ -371,9 +373,8 @@ public abstract class PetrelProtocol implements ProtocolHandler {
                 .maxConnections(maxConnections)
                 .backlog(acceptCount)
                 .config(config())
-                // Tomcat's own connector speaks HTTP/2 only under an <UpgradeProtocol> element; this one
-                // speaks HTTP/1.1, as the connector it replaces does without one
-                .http2(Http2Config.DISABLED)
+                // as Tomcat's own connector: HTTP/2 only under an <UpgradeProtocol> element
+                .http2(http2Config())
                 .shutdownGrace(Duration.ofMillis(gracefulStopMillis))
                 .handler(new CoyoteHandler(this))
                 .start();
@@ -504,15 +505,36 @@ public abstract class PetrelProtocol implements ProtocolHandler {
         return sslHostConfigs.toArray(SSLHostConfig[]::new);
     }
 
+    /**
+     * {@code <UpgradeProtocol className="org.apache.coyote.http2.Http2Protocol"/>} turns on Petrel's
+     * own HTTP/2 on an HTTP connector ({@link Http2ProtocolSettings}: {@code h2} by ALPN over TLS,
+     * {@code h2c} with prior knowledge on a plain port); any other upgrade protocol, or one on AJP,
+     * is reported as ignored.
+     */
     @Override
     public void addUpgradeProtocol(UpgradeProtocol upgradeProtocol) {
+        if (upgradeProtocol instanceof Http2Protocol h2 && carriesUpgrade()) {
+            http2 = h2;
+            return;
+        }
         LOG.warn("Petrel connector [" + getName() + "]: <UpgradeProtocol> " + upgradeProtocol.getClass().getName()
-                + " is not supported yet and is ignored");
+                + " is not supported " + (carriesUpgrade() ? "(only Tomcat's Http2Protocol is)" : "on AJP") + " and is ignored");
     }
 
     @Override
     public UpgradeProtocol[] findUpgradeProtocols() {
-        return new UpgradeProtocol[0];
+        return http2 == null ? new UpgradeProtocol[0] : new UpgradeProtocol[] {http2};
+    }
+
+    /** HTTP/2 as the {@code <UpgradeProtocol>} element sets it, or off without one; its unmapped attributes warned. */
+    private Http2Config http2Config() {
+        if (http2 == null) return Http2Config.DISABLED;
+        Http2ProtocolSettings settings = Http2ProtocolSettings.of(http2, sslEnabled);
+        for (String attribute : settings.ignored()) {
+            LOG.warn("Petrel connector [" + getName() + "]: <UpgradeProtocol> attribute [" + attribute + "] has no"
+                    + " counterpart in Petrel's HTTP/2 and is ignored (it uses the connector's timeouts and header limits)");
+        }
+        return settings.config();
     }
 
     // ---- for the processors
