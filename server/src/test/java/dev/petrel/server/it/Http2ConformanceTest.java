@@ -350,6 +350,26 @@ class Http2ConformanceTest {
     }
 
     /**
+     * Section 5.1, "half-closed (remote)": a second HEADERS on a stream the client ended, while its
+     * handler still runs (h2spec's http2/5.1/6 against a handler that does not answer on the reader,
+     * as Catalina's through the Tomcat connector), is STREAM_CLOSED whatever the block holds.
+     */
+    @Test
+    void section5_1_headersOnAStreamTheClientEndedIsAStreamError() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        try (Server server = startHolding(release); H2Client client = connect(server)) {
+            try {
+                client.headers(1, true, H2Client.get("/hold"));
+                client.headers(1, true, H2Client.get("/hold")); // a request's fields again: not even valid trailers
+                assertThat(resetsBeforePong(client, 1)).containsExactly(Http2ErrorCode.STREAM_CLOSED);
+            } finally {
+                release.countDown();
+            }
+            stillServes(client, 3);
+        }
+    }
+
+    /**
      * Section 5.1, "half-closed (local)": a complete response does not close a stream the client
      * has not ended and sent no body on. The client ends it with an empty DATA frame, and no
      * RST_STREAM follows; if it sends body bytes instead, nobody reads them, and the server asks it
