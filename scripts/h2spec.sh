@@ -8,6 +8,9 @@
 # and so answers bytes that are not the HTTP/2 preface as HTTP/1.1 (docs/http2.md, h2spec).
 #   scripts/h2spec.sh [H2SPEC]    H2SPEC: the h2spec binary (default: $H2SPEC, h2spec on PATH, or
 #                                 target/h2spec/bin/h2spec, built there with Go when missing)
+#   scripts/h2spec.sh --tomcat [H2SPEC]   instead: Catalina over HTTP/2 on Petrel's Tomcat connector and on Tomcat's
+#                                 NIO connector with its Http2Protocol (tomcat's Http2SpecConnectorTest, run by Maven
+#                                 on the installed modules); Petrel's must pass as ./petrel serve does, Tomcat's is printed
 # Environment: PETREL_H2SPEC_PORT, the first of the two ports it uses (default 18620);
 # PETREL_H2SPEC_TRANSPORTS, the transports to test (default "blocking virtual nio").
 # Each server is a private ./petrel serve on 127.0.0.1, with a self-signed certificate in a temporary
@@ -42,7 +45,19 @@ find_h2spec() {
     || { echo "h2spec: go install failed" >&2; return 1; }
   echo "$out/bin/h2spec"
 }
+through_tomcat=false
+if [ "${1:-}" = "--tomcat" ]; then through_tomcat=true; shift; fi
 h2spec=$(find_h2spec "${1:-}")
+
+if $through_tomcat; then
+  status=0
+  (cd "$here" && ./mvnw -B -q test -pl tomcat -Dtest=Http2SpecConnectorTest -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dpetrel.h2spec="$h2spec") > "$out/tomcat.log" 2>&1 || status=$?
+  summary="$here/tomcat/target/h2spec-tomcat/summary.txt"
+  if [ -s "$summary" ]; then cat "$summary"; else echo "h2spec --tomcat: no summary (see $out/tomcat.log)"; status=1; fi
+  [ "$status" = 0 ] || tail -n 40 "$out/tomcat.log"
+  exit $status
+fi
 
 port=${PETREL_H2SPEC_PORT:-18620}
 https_port=$((port + 1))

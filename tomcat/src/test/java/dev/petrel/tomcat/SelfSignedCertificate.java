@@ -29,9 +29,12 @@ record SelfSignedCertificate(Path certificate, Path key) {
         return new SelfSignedCertificate(dir.resolve("cert.pem"), dir.resolve("key.pem"));
     }
 
-    /** Turns on HTTPS on {@code connector} with this certificate, on Petrel's {@code engine} ("jsse" or "native"). */
+    /**
+     * Turns on HTTPS on {@code connector} with this certificate, on Petrel's {@code engine} ("jsse" or
+     * "native"), or with {@code engine} null on whichever the connector has (Tomcat's own: JSSE).
+     */
     void serveOn(Connector connector, String engine) {
-        connector.setProperty("tlsEngine", engine);
+        if (engine != null) connector.setProperty("tlsEngine", engine);
         connector.setProperty("SSLEnabled", "true");
         connector.setScheme("https");
         connector.setSecure(true);
