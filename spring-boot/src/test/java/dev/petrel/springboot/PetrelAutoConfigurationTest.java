@@ -62,6 +62,20 @@ class PetrelAutoConfigurationTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** {@code server.http2.enabled=true}: Boot adds Tomcat's Http2Protocol, which turns on Petrel's h2c (curl, prior knowledge). */
+    @Test
+    void http2EnabledServesH2cWithPriorKnowledge() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/curl")), "curl is missing");
+        try (ConfigurableApplicationContext context = run("server.http2.enabled=true")) {
+            assertThat(protocol(context).findUpgradeProtocols()).hasSize(1);
+            Process curl = new ProcessBuilder("curl", "-sS", "--max-time", "10", "--http2-prior-knowledge", "-o", "/dev/null",
+                    "-w", "%{http_version} %{http_code}", "http://127.0.0.1:" + port(context) + "/").redirectErrorStream(true).start();
+            String output = new String(curl.getInputStream().readAllBytes());
+            assertThat(curl.waitFor()).as(output).isZero();
+            assertThat(output).isEqualTo("2 200");
+        }
+    }
+
     @Test
     void servesThroughPetrelOnTheConfiguredAddress() throws Exception {
         try (ConfigurableApplicationContext context = run("petrel.transport=virtual")) {
