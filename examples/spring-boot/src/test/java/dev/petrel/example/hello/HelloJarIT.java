@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code target/hello.jar} as built, started as users start it ({@code java -jar}) on each
- * transport and with Petrel switched off, answering over HTTP and stopping on SIGTERM.
+ * transport and with Petrel switched off, answering over HTTP and WebSocket (STOMP and the raw
+ * echo) and stopping on SIGTERM.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class HelloJarIT {
@@ -51,6 +52,9 @@ class HelloJarIT {
             HttpResponse<String> page = CLIENT.send(HttpRequest.newBuilder(URI.create(base + "/greeting?name=jar")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(page.body()).contains("<p>Hello, jar!</p>");
+            String ws = "ws://127.0.0.1:" + port;
+            assertThat(WebSocketProbe.greetOverStomp(ws + "/stomp", "jar")).isEqualTo("Hello, jar!");
+            assertThat(WebSocketProbe.echo(ws + "/ws/echo", "echo from the jar")).containsExactly("echo from the jar");
             String console = Files.readString(log);
             if (transport.equals("off")) {
                 assertThat(console).doesNotContain("Petrel connector").contains("Tomcat started on port " + port);

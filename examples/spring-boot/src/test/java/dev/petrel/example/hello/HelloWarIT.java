@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Timeout;
  * Seed 003's set-up: {@code target/hello.war} as built, deployed into a standalone Tomcat 11
  * distribution whose {@code server.xml} names {@code PetrelHttp11Protocol} on each transport
  * (Petrel's jars in {@code lib/}), beside Tomcat's own NIO connector; the war's JSP date page is
- * compiled by the distribution's Jasper.
+ * compiled by the distribution's Jasper, and its WebSocket endpoints (the raw echo, STOMP) run on
+ * the distribution's Jakarta WebSocket.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class HelloWarIT {
@@ -54,6 +55,10 @@ class HelloWarIT {
                 HttpResponse<String> date = get(client, base + "/date.jsp");
                 assertThat(date.statusCode()).isEqualTo(200);
                 assertThat(date.body()).matches("(?s).*<p>\\w{3} \\w{3} \\d{2} \\d{2}:\\d{2}:\\d{2} \\w+ \\d{4}</p>.*");
+                // WebSocket: the container's own Jakarta WebSocket, upgraded through the connector
+                String ws = "ws://127.0.0.1:" + port + "/hello";
+                assertThat(WebSocketProbe.echo(ws + "/ws/echo", "echo from the war")).containsExactly("echo from the war");
+                assertThat(WebSocketProbe.greetOverStomp(ws + "/stomp", "war")).isEqualTo("Hello, war!");
             }
         }
     }
