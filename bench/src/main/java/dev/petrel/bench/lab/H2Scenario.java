@@ -19,9 +19,9 @@ import java.util.Set;
  * <b>server CPU per request</b> is the figure to compare, the primary metric, and the server CPU %
  * beside it says whether the server or the tool was the limit.
  *
- * <p>The servers whose project has no HTTP/2 (the JDK's HttpServer, the C baseline), Tomcat on
- * Petrel's connector (which takes no upgrade protocol yet) and nginx (not set up for HTTP/2 by the
- * lab) are not applicable.
+ * <p>The servers whose project has no HTTP/2 (the JDK's HttpServer, the C baseline) and nginx (not set
+ * up for HTTP/2 by the lab) are not applicable. Tomcat on Petrel's connector speaks Petrel's HTTP/2,
+ * turned on by the same {@code <UpgradeProtocol>} as Tomcat's own.
  */
 final class H2Scenario implements Scenario {
     static final String NAME = "h2";
@@ -57,8 +57,6 @@ final class H2Scenario implements Scenario {
             "baseline-c", "the do-nothing C server speaks HTTP/1.1 only",
             "jdk-httpserver", "the JDK's HttpServer speaks HTTP/1.1 only",
             Nginx.NAME, "the lab does not set up nginx's HTTP/2");
-    /** Why Tomcat on Petrel's connector has no figure here. */
-    static final String PETREL_CONNECTOR = "Petrel's Tomcat connector takes no UpgradeProtocol (Http2Protocol) yet";
 
     /** The body every server answers {@code GET /} with: HelloWorld. */
     static final int BODY_BYTES = 10;
@@ -136,7 +134,6 @@ final class H2Scenario implements Scenario {
     @Override
     public String notApplicable(ServerSpec server) {
         String name = ServerCatalog.sameServerNow(server.name());
-        if (name.startsWith("tomcat-petrel-")) return PETREL_CONNECTOR;
         return NO_HTTP2.get(name);
     }
 

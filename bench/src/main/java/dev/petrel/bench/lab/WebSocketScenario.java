@@ -57,8 +57,6 @@ final class WebSocketScenario implements Scenario {
             "baseline-c", "the do-nothing HTTP server speaks no WebSocket; " + ServerCatalog.WEBSOCKET_FLOOR + " is this scenario's floor",
             "jdk-httpserver", "the JDK's HttpServer has no WebSocket",
             Nginx.NAME, "nginx has no WebSocket endpoint of its own (it proxies them)");
-    /** Why Tomcat on Petrel's connector has no figure here. */
-    static final String PETREL_CONNECTOR = "Petrel's Tomcat connector takes no HTTP upgrade (so no Jakarta WebSocket) yet";
 
     /** At most this many idle sessions connecting or in their handshake at a time, as the idle scenario. */
     static final int MAX_IN_FLIGHT = IdleScenario.MAX_IN_FLIGHT;
@@ -232,7 +230,6 @@ final class WebSocketScenario implements Scenario {
     @Override
     public String notApplicable(ServerSpec server) {
         String name = ServerCatalog.sameServerNow(server.name());
-        if (name.startsWith("tomcat-petrel-")) return PETREL_CONNECTOR;
         return NO_WEBSOCKET.get(name);
     }
 

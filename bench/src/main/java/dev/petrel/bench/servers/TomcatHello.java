@@ -66,8 +66,9 @@ import org.apache.tomcat.websocket.server.WsSci;
  * <p>HTTP/2, when the lab asks for it ({@link LabH2}), is what server.xml's {@code <UpgradeProtocol
  * className="org.apache.coyote.http2.Http2Protocol"/>} inside each connector sets up, at its defaults: on
  * the HTTPS connector {@code h2} by ALPN (JSSE), on the HTTP one the {@code Upgrade: h2c} handshake and
- * prior knowledge (Tomcat takes the connection preface when the connector has Http2Protocol). Petrel's
- * connector takes no upgrade protocol yet, so the {@code petrel-*} modes stay on HTTP/1.1.
+ * prior knowledge (Tomcat takes the connection preface when the connector has Http2Protocol). On Petrel's
+ * connector ({@code petrel-*} modes) the same element turns on Petrel's own HTTP/2: {@code h2} by ALPN, and
+ * {@code h2c} with prior knowledge.
  *
  * <p>The WebSocket echo, when the lab asks for it ({@link LabWebSocket}), is Tomcat's Jakarta
  * WebSocket (tomcat-embed-websocket): its {@link WsSci} on the context, as a web application gets
@@ -79,7 +80,7 @@ import org.apache.tomcat.websocket.server.WsSci;
  * 1 MiB limit with whole-message handlers would cost 3 MiB of heap per session, and 10,000 idle
  * sessions could never fit in the lab's heap. With partial handlers the buffers stay at Tomcat's
  * 8 KiB defaults and messages of any size are echoed: a message longer than a buffer goes back in
- * more frames than it came. Tomcat's own connectors only: Petrel's takes no HTTP upgrade yet.
+ * more frames than it came. On Petrel's connector the same endpoint runs over Petrel's HTTP upgrade.
  */
 public final class TomcatHello {
     private TomcatHello() {}
@@ -103,7 +104,7 @@ public final class TomcatHello {
         LabTls tls = LabTls.fromSystemProperty(port);
         Connector https = tls == null ? null : httpsConnector(mode, tls);
         if (https != null) tomcat.getService().addConnector(https);
-        if (LabH2.fromSystemProperty() && !mode.startsWith("petrel-")) {
+        if (LabH2.fromSystemProperty()) {
             connector.addUpgradeProtocol(new Http2Protocol());
             if (https != null) https.addUpgradeProtocol(new Http2Protocol());
         }

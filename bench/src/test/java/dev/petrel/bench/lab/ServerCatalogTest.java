@@ -38,9 +38,9 @@ class ServerCatalogTest {
         H2Scenario h2 = new H2Scenario(true);
 
         assertThat(Applicability.applicable(h2, servers)).extracting(ServerSpec::name)
-                .contains("petrel-nio", "petrel-virtual", "petrel-blocking", "petrel-nio-native", "tomcat-nio", "jetty",
-                        "undertow", "netty-epoll", "netty-epoll-boringssl", "vertx", "helidon")
-                .doesNotContain("baseline-c", "jdk-httpserver", Nginx.NAME, "tomcat-petrel-nio", "boot-jar-tomcat-nio");
+                .contains("petrel-nio", "petrel-virtual", "petrel-blocking", "petrel-nio-native", "tomcat-nio", "tomcat-petrel-nio",
+                        "jetty", "undertow", "netty-epoll", "netty-epoll-boringssl", "vertx", "helidon")
+                .doesNotContain("baseline-c", "jdk-httpserver", Nginx.NAME, "boot-jar-tomcat-nio");
         assertThat(Applicability.reason(h2, named(servers, "petrel-nio-native"), H2Scenario.H2C_100X10.name()))
                 .isEqualTo(ServerCatalog.ONLY_TLS_ENGINE);
         assertThat(Applicability.reason(h2, named(servers, "petrel-nio-native"), H2Scenario.H2_100X10.name())).isNull();
