@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.petrel.testkit.TomcatDistribution;
-import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -15,9 +14,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -118,48 +114,24 @@ class ExamplesWebSocketTest {
         return type.find() ? type.group(1) : message;
     }
 
-    /** One WebSocket client: each whole message as "text ..." or "binary <hex>". */
-    private static final class Client implements WebSocket.Listener {
-        private final BlockingQueue<String> messages = new LinkedBlockingQueue<>();
-        private final StringBuilder text = new StringBuilder();
-        private final ByteArrayOutputStream binary = new ByteArrayOutputStream();
+    /** One WebSocket client: each whole message as "text ..." or "binary <hex of its first 16 bytes>". */
+    private static final class Client {
+        private final WebSocketCollector messages = new WebSocketCollector();
         private WebSocket socket;
 
         static Client open(HttpClient http, int port, String path) throws Exception {
             Client client = new Client();
             client.socket = http.newWebSocketBuilder().connectTimeout(WAIT)
-                    .buildAsync(URI.create("ws://127.0.0.1:" + port + path), client).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                    .buildAsync(URI.create("ws://127.0.0.1:" + port + path), client.messages).get(WAIT.toSeconds(), TimeUnit.SECONDS);
             return client;
         }
 
-        @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            text.append(data);
-            if (last) {
-                messages.add("text " + text);
-                text.setLength(0);
-            }
-            webSocket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
-            byte[] bytes = new byte[data.remaining()];
-            data.get(bytes);
-            binary.writeBytes(bytes);
-            if (last) {
-                byte[] whole = binary.toByteArray();
-                messages.add("binary " + HexFormat.of().formatHex(whole, 0, Math.min(whole.length, 16)));
-                binary.reset();
-            }
-            webSocket.request(1);
-            return null;
-        }
-
         String next() throws InterruptedException {
-            String message = messages.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
-            return message == null ? "nothing within " + WAIT.toSeconds() + " s" : message;
+            Object message = messages.next(WAIT);
+            if (message == null) return "nothing within " + WAIT.toSeconds() + " s";
+            if (message instanceof String text) return "text " + text;
+            byte[] bytes = (byte[]) message;
+            return "binary " + HexFormat.of().formatHex(bytes, 0, Math.min(bytes.length, 16));
         }
 
         void close() throws Exception {

@@ -36,12 +36,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -211,7 +208,7 @@ class UpgradeConnectorTest {
     /** 50 text messages come back in order, then 1 MiB of binary whole; a close with 1000 reaches the endpoint. */
     private static void echoes(HttpClient http, URI uri) throws Exception {
         Echo.CLOSED.clear();
-        Collector collector = new Collector();
+        WebSocketCollector collector = new WebSocketCollector();
         WebSocket ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5)).buildAsync(uri, collector)
                 .get(10, TimeUnit.SECONDS);
         List<String> sent = new ArrayList<>();
@@ -221,13 +218,13 @@ class UpgradeConnectorTest {
             ws.sendText(message, true).get(5, TimeUnit.SECONDS);
         }
         List<Object> received = new ArrayList<>();
-        for (int i = 0; i < 50; i++) received.add(collector.next());
+        for (int i = 0; i < 50; i++) received.add(next(collector));
         assertThat(received).isEqualTo(sent);
 
         byte[] big = new byte[1 << 20];
         new Random(41).nextBytes(big);
         ws.sendBinary(ByteBuffer.wrap(big), true).get(10, TimeUnit.SECONDS);
-        assertThat((byte[]) collector.next()).isEqualTo(big);
+        assertThat((byte[]) next(collector)).isEqualTo(big);
 
         ws.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(5, TimeUnit.SECONDS);
         assertThat(Echo.CLOSED.poll(10, TimeUnit.SECONDS)).isEqualTo(1000);
@@ -288,7 +285,7 @@ class UpgradeConnectorTest {
     @ValueSource(strings = {"blocking", "virtual", "nio"})
     void stoppingTheServerClosesSessionsAsGoingAway(String transport) throws Exception {
         EmbeddedTomcat tomcat = start(transport);
-        Collector collector = new Collector();
+        WebSocketCollector collector = new WebSocketCollector();
         try {
             HttpClient.newHttpClient().newWebSocketBuilder()
                     .buildAsync(URI.create("ws://127.0.0.1:" + tomcat.port() + "/echo"), collector).get(10, TimeUnit.SECONDS);
@@ -321,52 +318,10 @@ class UpgradeConnectorTest {
         return head.toString(StandardCharsets.ISO_8859_1);
     }
 
-    /** The client's side: whole messages in order (text as String, binary as byte[]), and the close code. */
-    private static final class Collector implements WebSocket.Listener {
-        private final BlockingQueue<Object> messages = new LinkedBlockingQueue<>();
-        private final StringBuilder text = new StringBuilder();
-        private final ByteArrayOutputStream binary = new ByteArrayOutputStream();
-        final CompletableFuture<Integer> closed = new CompletableFuture<>();
-
-        @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            text.append(data);
-            if (last) {
-                messages.add(text.toString());
-                text.setLength(0);
-            }
-            webSocket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
-            byte[] bytes = new byte[data.remaining()];
-            data.get(bytes);
-            binary.writeBytes(bytes);
-            if (last) {
-                messages.add(binary.toByteArray());
-                binary.reset();
-            }
-            webSocket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-            closed.complete(statusCode);
-            return null;
-        }
-
-        @Override
-        public void onError(WebSocket webSocket, Throwable error) {
-            closed.completeExceptionally(error);
-        }
-
-        Object next() throws InterruptedException {
-            Object message = messages.poll(10, TimeUnit.SECONDS);
-            assertThat(message).as("a message within 10 s").isNotNull();
-            return message;
-        }
+    /** The next whole message the client got, within 10 s. */
+    private static Object next(WebSocketCollector collector) throws InterruptedException {
+        Object message = collector.next(Duration.ofSeconds(10));
+        assertThat(message).as("a message within 10 s").isNotNull();
+        return message;
     }
 }
