@@ -670,6 +670,9 @@ public final class Http2Connection implements ProtocolConnection {
         Http2Error error = decode(block, trailers, true);
         if (error != null && error.isConnectionError()) return error;
         if (stream.isResetByPeer()) return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, stream.id, "HEADERS after RST_STREAM");
+        // closed by both ends, its handler not yet done: as for a stream already out of the table (section 5.1,
+        // "closed"); the client may have seen the response's END_STREAM before the handler returned
+        if (stream.endedByBoth()) return Http2Error.connection(Http2ErrorCode.STREAM_CLOSED, "HEADERS on a closed stream");
         // half-closed (remote): any HEADERS is STREAM_CLOSED (section 5.1), whatever its block holds; a handler still
         // running keeps the stream in this state (on the reader, an inline one has closed it by now)
         if (stream.remoteClosed()) return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, stream.id, "HEADERS after the end of the stream");

@@ -140,6 +140,11 @@ final class StreamState {
         else if (state == State.HALF_CLOSED_LOCAL) state = State.CLOSED;
     }
 
+    /** Whether both sides ended it with END_STREAM, neither resetting it: closed, as section 5.1 names it. */
+    boolean endedByBoth() {
+        return state == State.CLOSED && reset == null;
+    }
+
     /** Whether the client sends no more on it: it ended its side, or the stream was reset. */
     boolean remoteClosed() {
         State now = state;

@@ -64,6 +64,10 @@ class Http2ConformanceTest {
                 .get("/hold", (req, res) -> {
                     release.await(20, TimeUnit.SECONDS);
                     res.send("released");
+                })
+                .get("/answer-then-hold", (req, res) -> {
+                    res.send("answered"); // the last frame leaves; the handler has not returned
+                    release.await(20, TimeUnit.SECONDS);
                 }).build()).http2(Http2Config.ENABLED.withClearText(true)).start();
     }
 
@@ -366,6 +370,26 @@ class Http2ConformanceTest {
                 release.countDown();
             }
             stillServes(client, 3);
+        }
+    }
+
+    /**
+     * Section 5.1, "closed": HEADERS on a stream both sides ended is a connection error, also while
+     * its handler has not yet returned (h2spec's http2/5.1/12 through Catalina, whose request
+     * thread may still be finishing when the client has the response's END_STREAM).
+     */
+    @Test
+    void section5_1_headersOnAStreamBothSidesEndedIsAConnectionErrorWhileItsHandlerRuns() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        try (Server server = startHolding(release); H2Client client = connect(server)) {
+            try {
+                client.headers(1, true, H2Client.get("/answer-then-hold"));
+                assertThat(client.response(1).text()).isEqualTo("answered");
+                client.headers(1, true, H2Client.get("/"));
+                assertThat(client.awaitGoAway().errorCode()).isEqualTo(Http2ErrorCode.STREAM_CLOSED);
+            } finally {
+                release.countDown();
+            }
         }
     }
 
