@@ -9,6 +9,7 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.coyote.Processor;
 import org.apache.coyote.UpgradeToken;
@@ -32,10 +33,17 @@ import org.apache.tomcat.util.net.SocketEvent;
  * goes to that processor under the socket's lock, a processor that stays upgraded gets its read
  * interest registered again, and a closed one has its handler destroyed.
  *
- * <p>The thread that serves the connection (one per connection: a virtual thread on the {@code nio}
- * and {@code virtual} transports) is its one reader: it reads when the handler asked for bytes and
- * dispatches {@code OPEN_READ} when they came. Events from other threads run on the connector's
- * executor.
+ * <p>Who reads the socket depends on the transport; either way one reader reads, and only when the
+ * handler asked for bytes (a registered read interest, or a blocked read):
+ * <ul>
+ *   <li>where connections wait without a thread ({@code nio}), the event loop: the connection waits
+ *       there between events, holding no thread, and the loop reads what came straight into
+ *       {@link UpgradeInput}; {@code OPEN_READ} then runs on a worker, as Tomcat's poller hands a
+ *       socket to its executor. Nobody wanting bytes, the loop does not watch the socket at all;
+ *   <li>elsewhere, the thread that serves the connection, in a loop of reads and dispatches.
+ * </ul>
+ * A blocking read on the thread serving an event reads the socket itself: nobody else would while
+ * that event runs. Events from other threads run on the connector's executor.
  */
 final class UpgradedConnection implements ProtocolConnection {
     private static final Log LOG = LogFactory.getLog(UpgradedConnection.class);
@@ -44,16 +52,25 @@ final class UpgradedConnection implements ProtocolConnection {
     private final Endpoint endpoint;
     private final UpgradeToken token;
     private final Executor executor;
-    private final UpgradeInput input = new UpgradeInput(INPUT_BUFFER);
+    private final boolean waitsOnLoop;
+    private final UpgradeInput input;
     private final UpgradedSocket socket;
     private final ReentrantLock lock;
-    private Processor processor; // set once the handler is initialised
-    private boolean ended;       // under lock
+    private volatile Thread serving; // the thread in serve(), which may read the socket itself
+    private Processor processor;     // set once the handler is initialised
+    private boolean ended;           // under lock
+    // On the loop's side (waitsOnLoop): handed to the serving worker through the transport's queues
+    private boolean started;
+    private IOException readFailure;
+    private boolean readDue;         // bytes or the end came for a registered read interest
+    private long lastInput = System.nanoTime();
 
     UpgradedConnection(Endpoint endpoint, UpgradeToken token, UnboundEndpoint tomcatEndpoint, Executor executor) {
         this.endpoint = endpoint;
         this.token = token;
         this.executor = executor;
+        this.waitsOnLoop = endpoint.waitsWithoutThread() && endpoint.wakesOnLoop();
+        this.input = new UpgradeInput(INPUT_BUFFER, waitsOnLoop ? endpoint::wakeOnLoop : () -> {});
         this.socket = new UpgradedSocket(endpoint, tomcatEndpoint, this, input, executor);
         this.lock = socket.getLock();
     }
@@ -64,21 +81,136 @@ final class UpgradedConnection implements ProtocolConnection {
         // set on this thread; a transport's thread must not keep it (Catalina would report it as a leak)
         Thread thread = Thread.currentThread();
         ClassLoader transportLoader = thread.getContextClassLoader();
+        serving = thread;
         try {
-            if (initialise()) {
-                dispatch(SocketEvent.OPEN_READ); // as Tomcat does right after init: the handler takes what is there
-                readUntilDone();
-            }
-            lock.lock();
-            try {
-                end();
-            } finally {
-                lock.unlock();
-            }
+            return waitsOnLoop ? serveEvent() : serveUntilDone();
         } finally {
+            serving = null;
             thread.setContextClassLoader(transportLoader);
         }
+    }
+
+    /** On a thread of its own: the handler's whole life, reading on this thread. */
+    private boolean serveUntilDone() {
+        if (initialise()) {
+            dispatch(SocketEvent.OPEN_READ); // as Tomcat does right after init: the handler takes what is there
+            readUntilDone();
+        }
+        endLocked();
         return false;
+    }
+
+    /**
+     * Between waits on the loop, on a worker: the first call starts the handler, each later one
+     * hands it what the loop found (bytes, the end, a failure, a timeout). The transport calls it
+     * on the loop itself only once the endpoint is closed ({@link #servesOnceClosed()}).
+     */
+    private boolean serveEvent() {
+        if (endpoint.onEventLoop()) { // closed while waiting: end the handler off the loop, which must not wait for its lock
+            if (lock.tryLock()) {
+                try {
+                    end();
+                } finally {
+                    lock.unlock();
+                }
+            } else {
+                executor.execute(this::endLocked);
+            }
+            return false;
+        }
+        if (!started) {
+            started = true;
+            if (!initialise()) {
+                endLocked();
+                return false;
+            }
+            dispatch(SocketEvent.OPEN_READ); // as Tomcat does right after init: the handler takes what is there
+        } else if (readFailure != null) {
+            if (!socket.isClosed()) {
+                socket.setError(readFailure);
+                dispatch(SocketEvent.ERROR);
+            }
+            readFailure = null;
+        } else if (readDue) {
+            readDue = false;
+            dispatch(SocketEvent.OPEN_READ);
+        } else if (readTimedOut()) {
+            lastInput = System.nanoTime();
+            dispatch(SocketEvent.TIMEOUT); // only with a read timeout: Tomcat's upgrade processors set none
+        }
+        if (!socket.isClosed()) return true; // wait on the loop for the next event
+        endLocked();
+        return false;
+    }
+
+    /**
+     * On the loop, while the connection waits: reads what came if the handler wants it, and says
+     * whether there is an event to serve.
+     */
+    @Override
+    public boolean poll() {
+        if (!started || socket.isClosed()) return true;
+        try {
+            if (!input.readAvailable(endpoint)) return false;
+            lastInput = System.nanoTime();
+            readDue = true;
+        } catch (IOException e) {
+            readFailure = e;
+        }
+        return true;
+    }
+
+    /** Nobody wants bytes: the loop leaves the socket alone until someone does (see {@link UpgradeInput}). */
+    @Override
+    public boolean awaitsWake() {
+        return waitsOnLoop && started && input.sleepUnlessWanted();
+    }
+
+    /** The read timeout, should anyone set one (Tomcat's upgrade processors set none). */
+    @Override
+    public long wakeDeadline() {
+        long timeout = socket.getReadTimeout();
+        return timeout > 0 ? lastInput + TimeUnit.MILLISECONDS.toNanos(timeout) : System.nanoTime() + TimeUnit.HOURS.toNanos(1);
+    }
+
+    private boolean readTimedOut() {
+        long timeout = socket.getReadTimeout();
+        return timeout > 0 && System.nanoTime() - lastInput >= TimeUnit.MILLISECONDS.toNanos(timeout);
+    }
+
+    /** A handler or the application closing the connection while it waits on the loop: the handler is ended then. */
+    @Override
+    public boolean servesOnceClosed() {
+        return true;
+    }
+
+    /**
+     * A blocking read on the thread serving an event: nobody else reads while it runs (the loop
+     * waits for serve() to return, the thread-per-connection reader is this thread), so it reads
+     * the socket itself, at most what the input has room for.
+     */
+    void readOwnBlocking() throws IOException {
+        if (serving != Thread.currentThread() || input.ready()) return;
+        ByteBuffer chunk = ByteBuffer.allocate(input.room()); // not ready: the input is empty, all of it is room
+        int n;
+        try {
+            n = endpoint.read(chunk, readTimeoutMillis());
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            input.fail(e);
+            throw e;
+        }
+        input.putOwnRead(chunk.flip(), n);
+    }
+
+    private void endLocked() {
+        lock.lock();
+        try {
+            end();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Tomcat's upgrade processor for the handler, and the handler's {@code init}; false when it failed. */

@@ -23,7 +23,8 @@ import org.apache.tomcat.util.net.SocketWrapperBase;
  * upgrade handlers read, write and close. WebSocket's {@code WsHttpUpgradeHandler} works on this
  * directly; a Servlet {@code HttpUpgradeHandler} through Tomcat's upgrade streams, which sit on it.
  *
- * <p>Reads take from {@link UpgradeInput}, which the connection's one reader fills. Writes go to
+ * <p>Reads take from {@link UpgradeInput}, which the connection's one reader fills (a blocking read
+ * on the thread serving an event reads the socket first, see {@link UpgradedConnection}). Writes go to
  * the endpoint and return once the client took them (Petrel's write timeout applies), so a
  * "non-blocking" write never leaves bytes behind and the socket is always ready for the next one:
  * as for Petrel's exchanges through this connector, the threads that write are Tomcat's and the
@@ -84,11 +85,13 @@ final class UpgradedSocket extends SocketWrapperBase<Endpoint> {
 
     @Override
     public int read(boolean block, byte[] b, int off, int len) throws IOException {
+        if (block && len > 0) connection.readOwnBlocking();
         return input.take(b, off, len, block, getReadTimeout());
     }
 
     @Override
     public int read(boolean block, ByteBuffer to) throws IOException {
+        if (block && to.hasRemaining()) connection.readOwnBlocking();
         return input.take(to, block, getReadTimeout());
     }
 

@@ -36,6 +36,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
@@ -113,8 +114,46 @@ class UpgradeConnectorTest {
             }
             res.setHeader("Upgrade", "echo");
             res.setHeader("Connection", "Upgrade");
-            req.upgrade(RawEcho.class);
+            if (req.getParameter("blocking") != null) req.upgrade(BlockingEcho.class);
+            else req.upgrade(RawEcho.class);
         }
+    }
+
+    /**
+     * An application's upgrade handler that reads blocking, without a read listener: {@code init}
+     * reads the first 4 bytes on the thread that calls it and writes them back, then a thread of
+     * the application echoes the rest.
+     */
+    public static class BlockingEcho implements HttpUpgradeHandler {
+        @Override
+        public void init(WebConnection connection) {
+            try {
+                ServletInputStream in = connection.getInputStream();
+                ServletOutputStream out = connection.getOutputStream();
+                // not readNBytes: once it has its bytes it reads 0 more, which Tomcat's upgrade stream takes as a
+                // blocking read that waits for the next byte
+                byte[] first = new byte[4];
+                for (int n = 0, read; n < first.length && (read = in.read(first, n, first.length - n)) > 0; ) n += read;
+                out.write(first);
+                out.flush();
+                Thread.ofVirtual().name("blocking-echo").start(() -> {
+                    byte[] chunk = new byte[4096];
+                    try (connection) {
+                        for (int n; (n = in.read(chunk)) >= 0; ) {
+                            out.write(chunk, 0, n);
+                            out.flush();
+                        }
+                    } catch (Exception e) {
+                        // the client went away: the connection closes
+                    }
+                });
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public void destroy() {}
     }
 
     /** An application's upgrade handler: non-blocking reads, each chunk written back as it came. */
@@ -253,6 +292,40 @@ class UpgradeConnectorTest {
             assertThat(in.readNBytes(more.length)).isEqualTo(more);
             socket.shutdownOutput(); // the handler's onAllDataRead closes the connection
             assertThat(in.read()).isEqualTo(-1);
+        }
+    }
+
+    /**
+     * Blocking reads without a read listener: in {@code init}, on the thread serving the
+     * connection (which must read the socket itself: nobody else does while it runs), and then on
+     * an application's thread while the connection waits.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tomcat-nio", "blocking", "virtual", "nio"})
+    void servletUpgradeHandlerReadsBlockingInInitAndOnItsOwnThread(String transport) throws Exception {
+        try (EmbeddedTomcat tomcat = start(transport); Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", tomcat.port()), 5000);
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            out.write("GET /raw?blocking HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            assertThat(readHead(in)).startsWith("HTTP/1.1 101 ");
+            Thread.sleep(100); // init is waiting for its bytes by now
+            out.write("init".getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            assertThat(new String(in.readNBytes(4), StandardCharsets.ISO_8859_1)).isEqualTo("init");
+            byte[] more = new byte[100_000];
+            new Random(11).nextBytes(more);
+            for (int offset = 0; offset < more.length; offset += 10_000) {
+                out.write(more, offset, 10_000);
+                out.flush();
+                assertThat(in.readNBytes(10_000)).isEqualTo(Arrays.copyOfRange(more, offset, offset + 10_000));
+                Thread.sleep(5); // the connection goes back to waiting between chunks
+            }
+            // The application's thread closing its WebConnection does not close the socket, through Tomcat's
+            // connector or Petrel's: Tomcat's upgrade processor closes it on the next event it dispatches.
         }
     }
 

@@ -58,6 +58,7 @@ final class NioConnection {
         switch (state) {
             case WAITING -> {
                 if (protocol.poll()) run();
+                else if (protocol.awaitsWake()) key.interestOps(0); // it took in what it wants: not watched until woken
             }
             case RUNNING -> endpoint.onReady(key.readyOps());
             case LINGERING -> discardLingering();

@@ -184,10 +184,15 @@ final class ChainedConnection implements ProtocolConnection {
         return inProgress == null && !steps.get(nextStep).runsOnLoop();
     }
 
-    /** A step on the loop that waits for work on another thread (a TLS handshake's answer computing off the loop). */
+    /**
+     * A step on the loop that waits for work on another thread (a TLS handshake's answer computing
+     * off the loop); once the protocol has opened, the protocol's.
+     */
     @Override
     public boolean awaitsWake() {
-        return engine == null && awaitingWake;
+        ProtocolConnection opened = engine;
+        if (opened != null) return !handOver && opened.awaitsWake();
+        return awaitingWake;
     }
 
     /** The protocol's, once it has opened: the steps queue no output. */
