@@ -63,7 +63,7 @@ final class UpgradedConnection implements ProtocolConnection {
     private boolean started;
     private IOException readFailure;
     private boolean readDue;         // bytes or the end came for a registered read interest
-    private long lastInput = System.nanoTime();
+    private volatile long lastInput = System.nanoTime(); // only kept while a read timeout is set
 
     UpgradedConnection(Endpoint endpoint, UpgradeToken token, UnboundEndpoint tomcatEndpoint, Executor executor) {
         this.endpoint = endpoint;
@@ -143,6 +143,15 @@ final class UpgradedConnection implements ProtocolConnection {
         return false;
     }
 
+    /** The read timeout was set: it counts from now (bytes before it were not timed). */
+    void restartReadTimer() {
+        lastInput = System.nanoTime();
+    }
+
+    private boolean readTimeoutSet() {
+        return socket.getReadTimeout() > 0;
+    }
+
     /**
      * On the loop, while the connection waits: reads what came if the handler wants it, and says
      * whether there is an event to serve.
@@ -152,7 +161,7 @@ final class UpgradedConnection implements ProtocolConnection {
         if (!started || socket.isClosed()) return true;
         try {
             if (!input.readAvailable(endpoint)) return false;
-            lastInput = System.nanoTime();
+            if (readTimeoutSet()) lastInput = System.nanoTime();
             readDue = true;
         } catch (IOException e) {
             readFailure = e;

@@ -45,7 +45,7 @@ final class UpgradedSocket extends SocketWrapperBase<Endpoint> {
         this.connection = connection;
         this.input = input;
         this.executor = executor;
-        this.socketBufferHandler = new SocketBufferHandler(0, WRITE_BUFFER, false);
+        this.socketBufferHandler = new SocketBufferHandler(0, WRITE_BUFFER, true); // direct: the endpoint writes it as it is, with no copy into native memory
     }
 
     // ---- addresses, known up front
@@ -93,6 +93,13 @@ final class UpgradedSocket extends SocketWrapperBase<Endpoint> {
     public int read(boolean block, ByteBuffer to) throws IOException {
         if (block && to.hasRemaining()) connection.readOwnBlocking();
         return input.take(to, block, getReadTimeout());
+    }
+
+    /** A read timeout counts from when it is set, or from the last bytes after that. */
+    @Override
+    public void setReadTimeout(long readTimeout) {
+        super.setReadTimeout(readTimeout);
+        if (connection != null) connection.restartReadTimer(); // null while the superclass's constructor runs
     }
 
     @Override
