@@ -106,15 +106,13 @@ final class UpgradedConnection implements ProtocolConnection {
      * on the loop itself only once the endpoint is closed ({@link #servesOnceClosed()}).
      */
     private boolean serveEvent() {
-        if (endpoint.onEventLoop()) { // closed while waiting: end the handler off the loop, which must not wait for its lock
-            if (lock.tryLock()) {
-                try {
-                    end();
-                } finally {
-                    lock.unlock();
-                }
-            } else {
+        if (endpoint.onEventLoop()) {
+            // closed while waiting: the handler ends off the loop, which must neither wait for the socket's lock nor
+            // run the application's close callbacks (WebSocket's @OnClose)
+            try {
                 executor.execute(this::endLocked);
+            } catch (RejectedExecutionException e) {
+                Thread.ofVirtual().name("petrel-upgrade-end").start(this::endLocked); // the executor has stopped
             }
             return false;
         }
