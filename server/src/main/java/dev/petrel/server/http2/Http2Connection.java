@@ -173,16 +173,17 @@ public final class Http2Connection implements ProtocolConnection {
 
     /**
      * A stream's exchange is over: the stream closes, and the connection with it when it is going
-     * away and was the last. A complete response to a client that has sent no body but not ended
-     * its side either (a GET whose HEADERS lacked END_STREAM) leaves the stream half closed
-     * (local) until the client ends or resets it, as section 5.1 has it, so that what the client
-     * sends on it next is answered by the RFC's rules rather than ignored as after a reset.
+     * away and was the last. A complete response to a client that has not ended its side (a GET
+     * whose HEADERS lacked END_STREAM, or an upload the handler answered without reading it all)
+     * leaves the stream half closed (local) while the rest of its body fits the window the client
+     * already has, as section 5.1 has it: what the client sends on it next is answered by the
+     * RFC's rules, its trailers too, rather than ignored as after a reset. A body that cannot end
+     * within that window is asked to stop at once (section 8.1, RST_STREAM NO_ERROR), as Tomcat does.
      */
     void streamFinished(StreamState stream) {
         if (!stream.isResponseEnded()) {
             reset(stream, Http2ErrorCode.INTERNAL_ERROR); // the response broke off: the client must not take it as whole
-        } else if (!stream.remoteClosed() && stream.received() > 0) {
-            // answered while the body was coming: ask the client to stop (RFC 9113 section 8.1)
+        } else if (!stream.remoteClosed() && !stream.restFitsWindow()) {
             reset(stream, Http2ErrorCode.NO_ERROR);
         }
         boolean done = stream.endExchange();
@@ -549,8 +550,9 @@ public final class Http2Connection implements ProtocolConnection {
             // nobody reads these bytes any longer (its handler is done, or it was reset meanwhile): give them back
             int unread = stream.discardUnread();
             if (unread > 0) creditConnection(unread);
-            if (!endStream && !stream.isReset()) {
-                reset(stream, Http2ErrorCode.NO_ERROR); // a body for a complete response: ask the client to stop (section 8.1)
+            if (!endStream && !stream.isReset() && !stream.restFitsWindow()) {
+                // a body for a complete response that will not end within its window: ask the client to stop (section 8.1)
+                reset(stream, Http2ErrorCode.NO_ERROR);
                 return null;
             }
         }
@@ -599,7 +601,9 @@ public final class Http2Connection implements ProtocolConnection {
             // a closed stream: decode anyway, so the table stays in step with the client's encoder
             Http2Error error = decode(block, new HeaderFieldsBuilder(64), true);
             if (error != null && error.isConnectionError()) return error;
-            return id > goAwayLastId ? null : Http2Error.connection(Http2ErrorCode.STREAM_CLOSED, "HEADERS on a closed stream");
+            // trailers the client sent before it saw the server's RST_STREAM are ignored, as its DATA is (section 5.1)
+            if (id > goAwayLastId || recentlyReset.contains(id)) return null;
+            return Http2Error.connection(Http2ErrorCode.STREAM_CLOSED, "HEADERS on a closed stream");
         }
         if ((id & 1) == 0) return Http2Error.connection(Http2ErrorCode.PROTOCOL_ERROR, "a client opened an even-numbered stream");
         streams.opening(id);
@@ -670,6 +674,7 @@ public final class Http2Connection implements ProtocolConnection {
         Http2Error error = decode(block, trailers, true);
         if (error != null && error.isConnectionError()) return error;
         if (stream.isResetByPeer()) return Http2Error.stream(Http2ErrorCode.STREAM_CLOSED, stream.id, "HEADERS after RST_STREAM");
+        if (stream.isReset()) return null; // the server reset it: in flight meanwhile, and ignored (section 5.1, "closed")
         // closed by both ends, its handler not yet done: as for a stream already out of the table (section 5.1,
         // "closed"); the client may have seen the response's END_STREAM before the handler returned
         if (stream.endedByBoth()) return Http2Error.connection(Http2ErrorCode.STREAM_CLOSED, "HEADERS on a closed stream");

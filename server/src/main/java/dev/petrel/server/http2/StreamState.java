@@ -272,6 +272,17 @@ final class StreamState {
     }
 
     /**
+     * Whether the client may still end the body within the window it was already given, once
+     * nobody reads it: some window is left and, when the length was declared, the rest fits in it.
+     * Those bytes may be on the wire already, so taking them in costs nothing more than asking the
+     * client to stop, and the stream then ends cleanly, its trailers checked by section 8.1's rules.
+     */
+    synchronized boolean restFitsWindow() {
+        if (receiveWindow <= 0) return false;
+        return declaredLength < 0 || declaredLength - received <= receiveWindow;
+    }
+
+    /**
      * The response's last frame is about to leave; returns whether that closes the stream (the
      * client had ended its side), so that it no longer counts against the stream limit. Called
      * before the frame is written: a client that sees the end may open its next stream at once.
