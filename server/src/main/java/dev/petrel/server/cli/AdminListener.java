@@ -3,6 +3,7 @@ package dev.petrel.server.cli;
 import dev.petrel.server.Router;
 import dev.petrel.server.Server;
 import dev.petrel.server.admin.HealthCheck;
+import dev.petrel.server.admin.ResourceAccounting;
 import dev.petrel.server.admin.MetricsExporter;
 import dev.petrel.server.config.TransportKind;
 import java.io.IOException;
@@ -12,7 +13,8 @@ import java.util.ServiceLoader;
 
 /**
  * The admin listener of {@code ./petrel serve --admin-port N}: {@code /health} from the served
- * server's readiness and {@code /metrics} from the {@link MetricsExporter} on the class path. It is
+ * server's readiness, {@code /metrics} from the {@link MetricsExporter} on the class path, and
+ * {@code /resources} from {@link ResourceAccounting} (counts with {@code -Dpetrel.resourceAccounting=true}). It is
  * a server of its own, apart from the application's connectors, so that it answers on its own
  * address (loopback unless told otherwise), is never counted in the application's metrics, and
  * keeps saying "draining" while the application's server stops.
@@ -25,7 +27,8 @@ final class AdminListener {
     /** Starts the admin listener for {@code served} on {@code host:port}. */
     static Server start(Server served, String host, int port) throws IOException {
         Optional<MetricsExporter> exporter = ServiceLoader.load(MetricsExporter.class).findFirst();
-        Router.Builder routes = Router.builder().get("/health", new HealthCheck(served));
+        Router.Builder routes = Router.builder().get("/health", new HealthCheck(served))
+                .get("/resources", new ResourceAccounting());
         if (exporter.isPresent()) {
             routes.get("/metrics", exporter.get().handler(served));
         } else {

@@ -140,8 +140,9 @@ final class ServeOptionTable {
                             .help("error, warn, info, debug or trace").byDefault("info")),
             new OptionGroup("Health and metrics (off by default; on an admin listener of their own):",
                     option("admin-port", wholeNumber("N", 0, 65535), (s, v) -> s.adminPort = v)
-                            .help("serve GET /health (200 while serving, 503 while draining) and GET /metrics"
-                                    + " (Prometheus text format) on port N"),
+                            .help("serve GET /health (200 while serving, 503 while draining), GET /metrics"
+                                    + " (Prometheus text format) and GET /resources (pooled buffers and TLS engines"
+                                    + " held, with -Dpetrel.resourceAccounting=true) on port N"),
                     option("admin-host", text("ADDR"), (s, v) -> s.adminHost = v)
                             .help("address for the admin listener, whatever --host says").byDefault(ServeSettings.DEFAULT_ADMIN_HOST)),
             new OptionGroup("Access log (off by default; written off the request path, reopened on SIGHUP and SIGUSR1):",

@@ -194,6 +194,16 @@ public final class Http1Connection extends RequestConnection implements Http1Str
         }
     }
 
+    /**
+     * Closed by another thread while it waits inside a head (a slow client, shed or stopped), the
+     * connection holds that head's exchange parts and read buffer: served once more, it finds the
+     * endpoint closed and gives them back to their pools.
+     */
+    @Override
+    public boolean servesOnceClosed() {
+        return parts != null;
+    }
+
     /** A head taken in and handed back by serve() for the transport to run elsewhere. */
     @Override
     public boolean hasWork() {
@@ -253,7 +263,10 @@ public final class Http1Connection extends RequestConnection implements Http1Str
         if (held == null) return;
         parts = null;
         head = null;
-        if (held.exchange.detached()) return;
+        if (held.exchange.detached()) {
+            partsPool.forget(held);
+            return;
+        }
         held.unbind();
         partsPool.release(held);
     }

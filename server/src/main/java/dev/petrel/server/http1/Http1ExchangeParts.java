@@ -6,6 +6,7 @@ import dev.petrel.server.config.ServerConfig;
 import dev.petrel.server.engine.connection.ConnectionInput;
 import dev.petrel.server.engine.connection.ConnectionLifecycle;
 import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.connection.ResourceCounters;
 import dev.petrel.server.engine.connection.SlotPool;
 import dev.petrel.server.engine.exchange.BodyWaitLimits;
 import dev.petrel.server.engine.exchange.BufferPool;
@@ -68,7 +69,7 @@ final class Http1ExchangeParts {
          * Their exchanges are told to {@code observer}.
          */
         Pool(ServerConfig config, DateCache dates, BufferPool buffers, int capacity, ExchangeObserver observer) {
-            super(capacity);
+            super(capacity, ResourceCounters.Resource.EXCHANGE_PARTS);
             this.observer = observer;
             this.config = config;
             this.dates = dates;

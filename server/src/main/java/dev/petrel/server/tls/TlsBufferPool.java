@@ -1,5 +1,6 @@
 package dev.petrel.server.tls;
 
+import dev.petrel.server.engine.connection.ResourceCounters;
 import dev.petrel.server.engine.connection.SlotPool;
 import java.nio.ByteBuffer;
 
@@ -15,7 +16,7 @@ public final class TlsBufferPool extends SlotPool<ByteBuffer> {
 
     /** A pool of at most {@code capacity} free buffers of {@code bufferSize} bytes, of {@code kind}. */
     public TlsBufferPool(int bufferSize, TlsEndpoint.Buffers kind, int capacity) {
-        super(capacity);
+        super(capacity, ResourceCounters.Resource.TLS_RECORD_BUFFERS);
         this.bufferSize = bufferSize;
         this.kind = kind;
     }

@@ -2,6 +2,7 @@ package dev.petrel.server.tls;
 
 import dev.petrel.server.engine.connection.Endpoint;
 import java.io.IOException;
+import java.net.SocketException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -43,7 +44,7 @@ final class TlsClosing {
     void shutdownOutput() throws IOException {
         writeLock.lock();
         try {
-            writer.sendCloseNotify();
+            sendCloseNotifyUnlessReleased();
         } finally {
             writeLock.unlock();
         }
@@ -55,7 +56,7 @@ final class TlsClosing {
         boolean notified;
         writeLock.lock();
         try {
-            writer.sendCloseNotify();
+            sendCloseNotifyUnlessReleased();
             notified = true;
         } catch (IOException | RuntimeException e) {
             notified = false; // the client is gone: nothing to linger for
@@ -72,7 +73,7 @@ final class TlsClosing {
     void close() {
         if (state.closed.compareAndSet(false, true) && writeLock.tryLock()) {
             try {
-                writer.sendCloseNotify();
+                sendCloseNotifyUnlessReleased();
             } catch (IOException | RuntimeException e) {
                 // best effort: the client may be gone
             } finally {
@@ -81,6 +82,16 @@ final class TlsClosing {
         }
         raw.close();
         releaseIfIdle();
+    }
+
+    /**
+     * Under the write lock: close_notify, unless the last thread to leave freed the engine and gave
+     * the buffers back already (another thread closed the endpoint meanwhile). Wrapping then would
+     * use a freed engine and take a buffer from the pool that nobody gives back.
+     */
+    private void sendCloseNotifyUnlessReleased() throws IOException {
+        if (released.get()) throw new SocketException("the TLS connection is closed");
+        writer.sendCloseNotify();
     }
 
     /** {@link TlsEndpoint#reset}: no close_notify, which would tell the client that nothing was cut. */

@@ -68,7 +68,7 @@ public final class TlsContextFactory {
                 : x509(ClientCertificateTrust.managers(config.trustedCertificates()));
         TlsEngineProvider.Setup setup = new TlsEngineProvider.Setup(config, new SniKeyManager(certificates), trust,
                 TlsConfig.NAMED_GROUPS, staples);
-        return provider.engines(setup);
+        return CountedEngines.of(provider.engines(setup));
     }
 
     /** Only {@link TlsConfig#SUPPORTED_PROTOCOLS}, whatever an engine would still speak (BoringSSL: TLS 1.1 and 1.0). */

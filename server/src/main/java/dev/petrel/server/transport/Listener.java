@@ -3,6 +3,7 @@ package dev.petrel.server.transport;
 import dev.petrel.server.config.TransportKind;
 import dev.petrel.server.engine.connection.Protocol;
 import dev.petrel.server.engine.connection.ProtocolConnection;
+import dev.petrel.server.engine.connection.ResourceCounters;
 import dev.petrel.server.observe.ConnectorCounters;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -10,6 +11,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -42,6 +44,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
     private final Set<ProtocolConnection> live = ConcurrentHashMap.newKeySet();
     private final AtomicInteger handedOver = new AtomicInteger(); // admitted, not yet opened by the thread that serves them
     private volatile boolean stopping;
+    private final AtomicBoolean stoppedOnce = new AtomicBoolean(); // stop may be called again (close after stop)
 
     Listener(TransportKind kind, ListenerSettings settings, ConnectionLimit limit, Protocol protocol, ConnectorCounters counters) {
         this.kind = kind;
@@ -69,6 +72,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
         if (counters != null) counters.bound(listener.address());
         listener.limit.register(listener);
         listener.startAccepting();
+        ResourceCounters.take(ResourceCounters.Resource.LISTENERS);
         return listener;
     }
 
@@ -240,6 +244,7 @@ public abstract sealed class Listener<C extends AutoCloseable> implements AutoCl
         boolean clean = live.isEmpty() && handedOver.get() == 0;
         live.forEach(ProtocolConnection::abort); // the group's threads and loops stop with the server
         awaitAcceptingStopped();
+        if (stoppedOnce.compareAndSet(false, true)) ResourceCounters.giveBack(ResourceCounters.Resource.LISTENERS);
         return clean;
     }
 

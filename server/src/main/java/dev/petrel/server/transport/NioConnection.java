@@ -96,6 +96,18 @@ final class NioConnection {
         protocol.serve();
     }
 
+    /**
+     * On the loop, as a served connection is about to wait: whether another thread closed its
+     * endpoint meanwhile. The task that close queued found it running and left it alone, so it is
+     * told here instead ({@link #onClosed()}), or what it holds would never be given back.
+     */
+    private boolean closedWhileServed() {
+        if (key.isValid() && !endpoint.isClosed()) return false;
+        state = State.WAITING;
+        onClosed();
+        return true;
+    }
+
     /** On the loop, a few times a second: deadlines of waiting and lingering connections. */
     void onTick(long now) {
         if (state == State.WAITING && now - protocol.wakeDeadline() >= 0) {
@@ -133,7 +145,7 @@ final class NioConnection {
     }
 
     private void waitOnLoop() {
-        if (!key.isValid() || endpoint.isClosed()) return;
+        if (closedWhileServed()) return;
         // Bytes may already be here (pipelined, or sent while the worker finished): take them in first.
         if (protocol.poll()) {
             run();
@@ -143,7 +155,7 @@ final class NioConnection {
     }
 
     private void waitForInput() {
-        if (!key.isValid() || endpoint.isClosed()) return;
+        if (closedWhileServed()) return;
         state = State.WAITING;
         // waiting for another thread's work: the socket need not be watched until it wakes us; waiting
         // for the client to take queued output: the socket is watched for room alone, and nothing is read

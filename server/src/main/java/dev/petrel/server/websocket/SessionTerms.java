@@ -3,6 +3,7 @@ package dev.petrel.server.websocket;
 import dev.petrel.http.HeaderFields;
 import dev.petrel.server.WebSocketHandler;
 import dev.petrel.server.config.WebSocketConfig;
+import dev.petrel.server.engine.connection.ResourceCounters;
 import dev.petrel.server.engine.connection.Upgrade;
 import dev.petrel.server.engine.exchange.WebSocketSessionObserver;
 import dev.petrel.server.engine.exchange.ExchangeRequest;
@@ -41,6 +42,7 @@ final class SessionTerms {
         PerMessageDeflate.Negotiated deflate = config.compression()
                 ? PerMessageDeflate.negotiate(fields.all("Sec-WebSocket-Extensions"), DeflateSettings.DEFAULT)
                 : null;
+        if (deflate != null) ResourceCounters.take(ResourceCounters.Resource.WEBSOCKET_DEFLATE);
         return new SessionTerms(HandshakeRequest.of(request, subprotocol), config, deflate);
     }
 
@@ -59,6 +61,8 @@ final class SessionTerms {
 
     /** The handshake failed before a session took the compressor: frees its native memory. */
     void release() {
-        if (deflate != null) deflate.serverSide().close();
+        if (deflate == null) return;
+        deflate.serverSide().close();
+        ResourceCounters.giveBack(ResourceCounters.Resource.WEBSOCKET_DEFLATE);
     }
 }

@@ -4,6 +4,7 @@ import dev.petrel.server.WebSocket;
 import dev.petrel.server.WebSocketMessage;
 import dev.petrel.server.config.WebSocketConfig;
 import dev.petrel.server.engine.connection.Endpoint;
+import dev.petrel.server.engine.connection.ResourceCounters;
 import dev.petrel.server.engine.exchange.WebSocketSessionObserver;
 import dev.petrel.websocket.CloseCodes;
 import dev.petrel.websocket.MessageDecoder;
@@ -506,7 +507,10 @@ final class WebSocketSession implements WebSocket {
         ended = true;
         SessionWatch.SHARED.forget(clock);
         if (!lingering.get()) endpoint.close();
-        if (deflate != null) deflate.close();
+        if (deflate != null) {
+            deflate.close();
+            ResourceCounters.giveBack(ResourceCounters.Resource.WEBSOCKET_DEFLATE);
+        }
     }
 
     @Override

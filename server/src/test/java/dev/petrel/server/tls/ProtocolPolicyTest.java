@@ -40,7 +40,7 @@ class ProtocolPolicyTest {
 
     /** The JSSE side of the context: these tests look at the JDK's own parameters. */
     private static JsseEngines jsse() {
-        return (JsseEngines) context.engines();
+        return (JsseEngines) CountedEngines.unwrap(context.engines());
     }
 
     @Test

@@ -332,6 +332,37 @@ class TlsEndpointMemoryTest {
         assertThatThrownBy(() -> c.server().read(ByteBuffer.allocate(16), READ_MILLIS)).isInstanceOf(SocketException.class);
     }
 
+    /**
+     * Once the engine is freed and the buffers are back (a reset, or the last thread out of a
+     * closed endpoint), a later close_notify is not sent: it would wrap with a freed engine (with
+     * BoringSSL, a freed {@code SSL}) and take a record buffer that nobody gives back. A WebSocket
+     * session whose write had timed out closed this way.
+     */
+    @Test
+    void afterTheEngineIsFreedNoCloseNotifyIsWrappedAndNoBufferTaken() throws Exception {
+        TlsBufferPool pool = new TlsBufferPool(keys.serverEngine().getSession().getPacketBufferSize(), TlsEndpoint.Buffers.HEAP, 4);
+        TlsEndpointMemoryEndpoint raw = new TlsEndpointMemoryEndpoint(Mode.CHUNKS);
+        java.util.concurrent.atomic.AtomicInteger freed = new java.util.concurrent.atomic.AtomicInteger();
+        TlsEndpoint server = new TlsEndpoint(raw, keys.serverEngine(), unused -> freed.incrementAndGet(), HandshakeLane.shared(),
+                TlsEndpoint.Buffers.HEAP, pool);
+        TlsEndpointMemoryClient client = new TlsEndpointMemoryClient(keys.clientEngine("TLSv1.3", "petrel.test"), raw, null);
+        Future<?> handshake = threads.submit(() -> {
+            server.handshake(HANDSHAKE_MILLIS);
+            return null;
+        });
+        client.handshake();
+        handshake.get(READ_MILLIS, TimeUnit.MILLISECONDS);
+
+        server.reset();
+        assertThat(freed).as("the engine, freed once").hasValue(1);
+        server.closeGracefully(100, 1024);
+        server.close();
+        assertThatThrownBy(server::shutdownOutput).isInstanceOf(SocketException.class);
+
+        assertThat(server.netOutCapacity()).as("no record buffer taken after the engine was freed").isZero();
+        assertThat(freed).hasValue(1);
+    }
+
     @Test
     void closeGracefullySendsCloseNotifyThenLeavesTheLingeringToTheRawEndpoint() throws Exception {
         Connection c = connect("TLSv1.3", Mode.CHUNKS, null);

@@ -56,6 +56,11 @@ public final class ConnectionLifecycle {
         return true;
     }
 
+    /** Whether the server closed the connection (drained while idle, shed, aborted or reset). */
+    public synchronized boolean closedByServer() {
+        return closedByServer;
+    }
+
     /** Whether the server asked the connection to finish. */
     public boolean draining() {
         return draining;

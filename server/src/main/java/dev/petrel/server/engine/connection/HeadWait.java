@@ -98,7 +98,10 @@ public final class HeadWait {
                 // On the loop, a read that left the socket dry needs no second look: the loop's selector
                 // watches for more. A worker looks once more, since a request found now saves the
                 // hand-back to the loop (measured: skipping it there made same-CPU latency worse).
-                n = servingOnLoop && !readinessReported && input.drained() ? 0 : input.fillAvailable();
+                boolean dry = servingOnLoop && !readinessReported && input.drained();
+                // served once more because the server closed it while it waited (ProtocolConnection.servesOnceClosed)
+                if (dry && lifecycle.closedByServer()) return Progress.ENDED;
+                n = dry ? 0 : input.fillAvailable();
                 if (n == 0) {
                     input.settle(); // the parser took every byte: wait without a large buffer
                     return Progress.WAITING;

@@ -13,7 +13,7 @@ public final class InputBufferPool extends SlotPool<ByteBuffer> {
 
     /** A pool of at most {@code capacity} free buffers of {@code bufferSize} bytes. */
     public InputBufferPool(int bufferSize, int capacity) {
-        super(capacity);
+        super(capacity, ResourceCounters.Resource.INPUT_BUFFERS);
         this.bufferSize = bufferSize;
     }
 

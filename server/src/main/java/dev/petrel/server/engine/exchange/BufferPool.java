@@ -1,5 +1,6 @@
 package dev.petrel.server.engine.exchange;
 
+import dev.petrel.server.engine.connection.ResourceCounters;
 import dev.petrel.server.engine.connection.SlotPool;
 
 /**
@@ -13,7 +14,7 @@ public final class BufferPool extends SlotPool<byte[]> {
 
     /** A pool of at most {@code capacity} free buffers of {@code bufferSize} bytes. */
     public BufferPool(int bufferSize, int capacity) {
-        super(capacity);
+        super(capacity, ResourceCounters.Resource.RESPONSE_BUFFERS);
         this.bufferSize = bufferSize;
     }
 
