@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.config.TlsConfigException;
+import dev.petrel.server.tls.CountedEngines;
 import dev.petrel.server.tls.SelfSignedCertificate;
 import dev.petrel.server.tls.TlsContext;
 import dev.petrel.server.tls.TlsContextFactory;
@@ -31,7 +32,7 @@ class NativeTlsProviderTest {
     void theServerFindsItByNameAndItIsBoringSsl() throws Exception {
         TlsContext context = TlsContextFactory.create(config);
         try {
-            assertThat(context.engines()).isInstanceOf(NativeEngines.class);
+            assertThat(CountedEngines.unwrap(context.engines())).isInstanceOf(NativeEngines.class);
             assertThat(context.engines().description()).startsWith("BoringSSL (netty-tcnative 2.0.");
         } finally {
             context.engines().close();

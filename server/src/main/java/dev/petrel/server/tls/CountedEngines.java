@@ -11,7 +11,7 @@ import javax.net.ssl.SSLEngine;
  * {@code SSL_CTX}, so an engine a connection never released shows after the server stops. Used
  * only while counting is on; otherwise the provider's engines are used as they are.
  */
-final class CountedEngines implements TlsEngineProvider.Engines {
+public final class CountedEngines implements TlsEngineProvider.Engines {
     private final TlsEngineProvider.Engines counted;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -26,7 +26,7 @@ final class CountedEngines implements TlsEngineProvider.Engines {
     }
 
     /** The provider's own engines under {@code engines}, for tests that look at them. */
-    static TlsEngineProvider.Engines unwrap(TlsEngineProvider.Engines engines) {
+    public static TlsEngineProvider.Engines unwrap(TlsEngineProvider.Engines engines) {
         return engines instanceof CountedEngines counting ? counting.counted : engines;
     }
 
