@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -25,6 +26,9 @@ class CrowdedServerTest {
     private static final int SLOW_CLIENTS = 256;
     private static final String SLOW_HEAD = "GET / HTTP/1.1\r\nHost: test\r\nX-Slow: " + "a".repeat(100);
 
+    // Known leak: on nio+tls (JSSE and BoringSSL) 1 to 12 of the slow heads' HTTP/1.1 exchange parts are
+    // still out after the stop, in about half the runs; a race between the stop and a head being read, still to find.
+    @Tag(ResourceCheck.KNOWN_LEAK)
     @TransportTest
     void slowHeadsCannotLockOutANormalClient(Transport kind) throws Exception {
         ConcurrentLinkedQueue<RawClient> slow = new ConcurrentLinkedQueue<>();

@@ -21,6 +21,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * extension autodetection, in the parent pom).
  */
 public final class ResourceCheck implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, AfterAllCallback {
+    /**
+     * The tag of a test whose leak is known and not yet fixed: not checked, so that the one leak
+     * does not hide the others. Each use says what leaks in a comment; the list should be empty.
+     */
+    public static final String KNOWN_LEAK = "known-leak";
     private static final long GRACE_MILLIS = 5_000; // connections aborted at stop end on their own threads
     private static final String LISTENERS = "listeners";
 
@@ -63,6 +68,11 @@ public final class ResourceCheck implements BeforeAllCallback, BeforeEachCallbac
         }
         Map<String, Long> now = ResourceAccounting.outstanding();
         if (now.equals(before.outstanding())) return;
+        if (context.getTags().contains(KNOWN_LEAK)) {
+            // its leak is not its class's either: the enclosing contexts count from here
+            for (var parent = context.getParent(); parent.isPresent(); parent = parent.get().getParent()) remember(parent.get());
+            return;
+        }
         StringBuilder off = new StringBuilder();
         now.forEach((name, count) -> {
             long delta = count - before.outstanding().get(name);
