@@ -49,11 +49,16 @@ class ExamplesAutobahnTest {
                 onTomcat.putAll(run(kosoku, out.resolve("tomcat-nio"), group, nio));
                 onPetrel.putAll(run(kosoku, out.resolve("petrel-nio"), group, petrel));
             }
+            // A case that ends worse on Petrel is run once more on both: the 9.* cases are timed, and on a
+            // busy machine either connector misses a deadline now and then. Worse twice in a row fails.
+            for (String kase : worseOnPetrel(onTomcat, onPetrel)) {
+                onTomcat.putAll(run(kosoku, out.resolve("tomcat-nio-again"), kase, nio));
+                onPetrel.putAll(run(kosoku, out.resolve("petrel-nio-again"), kase, petrel));
+            }
             List<String> worse = new ArrayList<>();
-            onTomcat.forEach((kase, reference) -> {
-                String verdict = onPetrel.getOrDefault(kase, "missing");
-                if (rank(verdict) > rank(reference)) worse.add(kase + ": " + verdict + " on Petrel, " + reference + " on Tomcat");
-            });
+            for (String kase : worseOnPetrel(onTomcat, onPetrel)) {
+                worse.add(kase + ": " + onPetrel.getOrDefault(kase, "missing") + " on Petrel, " + onTomcat.get(kase) + " on Tomcat");
+            }
             String summary = "autobahn through Tomcat (" + ECHO + "): tomcat-nio " + counts(onTomcat) + "; petrel-nio " + counts(onPetrel);
             Files.writeString(out.resolve("summary.txt"), summary + "\n" + String.join("\n", worse) + "\n");
             System.out.println(summary);
@@ -61,6 +66,15 @@ class ExamplesAutobahnTest {
             assertThat(onPetrel.keySet()).as("cases run on Petrel").isEqualTo(onTomcat.keySet());
             assertThat(worse).as("cases that end worse on Petrel than on Tomcat").isEmpty();
         }
+    }
+
+    /** The cases whose verdict on Petrel ranks below Tomcat's. */
+    private static List<String> worseOnPetrel(Map<String, String> onTomcat, Map<String, String> onPetrel) {
+        List<String> worse = new ArrayList<>();
+        onTomcat.forEach((kase, reference) -> {
+            if (rank(onPetrel.getOrDefault(kase, "missing")) > rank(reference)) worse.add(kase);
+        });
+        return worse;
     }
 
     /** Runs the cases of {@code group} against the echo on {@code port}: case id to verdict. */
