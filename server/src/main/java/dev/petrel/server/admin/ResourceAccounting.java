@@ -9,8 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What this JVM's Petrel servers hold of their pooled buffers, TLS engines and TLS contexts, for
- * leak checks: counted when the JVM runs with {@code -Dpetrel.resourceAccounting=true}, and all
+ * What this JVM's Petrel servers hold of their pooled buffers and exchange parts, TLS engines and
+ * contexts, and WebSocket deflate contexts, for leak checks: counted when the JVM runs with {@code -Dpetrel.resourceAccounting=true}, and all
  * back at zero once every server has stopped. The test suite runs with it and checks that after
  * each test; the lab's soak reads it from the admin listener while it runs.
  *
@@ -33,16 +33,6 @@ public final class ResourceAccounting implements Handler {
         Map<String, Long> named = new LinkedHashMap<>();
         ResourceCounters.outstanding().forEach((resource, count) -> named.put(resource.label(), count));
         return named;
-    }
-
-    /** Whether every count is back at zero: every server has stopped and given back all it took. */
-    public static boolean allReturned() {
-        return ResourceCounters.outstanding().values().stream().allMatch(count -> count == 0);
-    }
-
-    /** Whether any listener is still bound; while one is, its connections may rightly hold resources. */
-    public static boolean listenersRunning() {
-        return ResourceCounters.outstanding(ResourceCounters.Resource.LISTENERS) != 0;
     }
 
     /** How many listeners this JVM has bound in all, so that a check can tell whether a server ran since it last looked. */
