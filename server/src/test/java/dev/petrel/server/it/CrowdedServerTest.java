@@ -26,11 +26,21 @@ class CrowdedServerTest {
     private static final int SLOW_CLIENTS = 256;
     private static final String SLOW_HEAD = "GET / HTTP/1.1\r\nHost: test\r\nX-Slow: " + "a".repeat(100);
 
+    @PlainHttpTransportTest
+    void slowHeadsCannotLockOutANormalClient(Transport kind) throws Exception {
+        slowHeadsLeaveRoomForANormalClient(kind);
+    }
+
     // Known leak: on nio+tls (JSSE and BoringSSL) 1 to 12 of the slow heads' HTTP/1.1 exchange parts are
     // still out after the stop, in about half the runs; a race between the stop and a head being read, still to find.
+    // The plain variants above stay checked.
     @Tag(ResourceCheck.KNOWN_LEAK)
-    @TransportTest
-    void slowHeadsCannotLockOutANormalClient(Transport kind) throws Exception {
+    @HttpsTransportTest
+    void slowTlsHeadsCannotLockOutANormalClient(Transport kind) throws Exception {
+        slowHeadsLeaveRoomForANormalClient(kind);
+    }
+
+    private static void slowHeadsLeaveRoomForANormalClient(Transport kind) throws Exception {
         ConcurrentLinkedQueue<RawClient> slow = new ConcurrentLinkedQueue<>();
         List<Thread> trickles = new ArrayList<>();
         AtomicInteger connected = new AtomicInteger();
