@@ -3,7 +3,9 @@ package dev.petrel.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.petrel.server.Server;
+import dev.petrel.server.config.Http2Config;
 import java.io.IOException;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +66,41 @@ class CrowdedServerTest {
         } finally {
             trickles.forEach(Thread::interrupt);
             for (RawClient client : slow) client.close();
+        }
+    }
+
+    /**
+     * The soak's connection burst (issue 42): clients past the limit that connect, say nothing and
+     * then reset, all of them, leave no connection behind on the server, wherever each of them was
+     * (served and shed, admitted from the backlog after a shed, or still in the backlog). With h2c
+     * on, a plain connection first waits in the selection chain for bytes that tell HTTP/2's
+     * preface from HTTP/1.1; on {@code nio} a reset there used to leave the connection open for
+     * good, with its socket and its slot.
+     */
+    @TransportTest
+    void aBurstPastTheLimitThatIsResetLeavesNoConnectionBehind(Transport kind) throws Exception {
+        var config = TestServers.config().idleTimeout(Duration.ofSeconds(60)).headerTimeout(Duration.ofSeconds(60)).build();
+        try (Server server = TestServers.builder(kind, config, TestApp.handler()).maxConnections(100)
+                .http2(Http2Config.ENABLED.withClearText(true)).start()) {
+            List<Socket> burst = new ArrayList<>();
+            try {
+                for (int i = 0; i < 150; i++) {
+                    Socket s = new Socket();
+                    s.connect(server.address(), 2000);
+                    burst.add(s);
+                }
+                Thread.sleep(3000); // sheds and admissions happen meanwhile
+            } finally {
+                for (Socket s : burst) {
+                    s.setSoLinger(true, 0);
+                    s.close();
+                }
+            }
+            TestServers.awaitCondition("no connection left after the burst was reset", Duration.ofSeconds(10),
+                    () -> server.liveConnections() == 0);
+            try (RawClient after = RawClient.connect(server)) {
+                assertThat(after.send(Requests.get("/")).read().status()).isEqualTo(200);
+            }
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.List;
  * On an event loop's transport, a step that {@linkplain SelectionStep#runsOnLoop() can} (a TLS
  * handshake) runs on the loop itself, a bit each time the client's bytes arrive, and hands over
  * to a worker only when it asks for one; no thread is spent on a slow client. A step that fails
- * has answered or closed the connection already; it is logged as one line at DEBUG (scanners
+ * ends the connection; it is logged as one line at DEBUG (scanners
  * send broken handshakes and headers all day; they are no news for an operator).
  */
 final class ChainedConnection implements ProtocolConnection {
@@ -144,14 +144,21 @@ final class ChainedConnection implements ProtocolConnection {
         return Steps.FAILED;
     }
 
+    /**
+     * A step failed: the connection ends here. A step that had something to say has said it (a TLS
+     * alert, a 400 to a bad PROXY header) and closed; one that met a reset while reading the
+     * client's first bytes (the h2c preface check, say) has not, and a transport takes false from
+     * {@link #serve()} to mean closed: closing again is harmless, leaving it open kept the socket,
+     * its slot and its buffers for good (the soak's burst of connections reset while they waited).
+     */
     private Steps failed(Exception e) {
         if (e instanceof IOException) {
             LOG.log(System.Logger.Level.DEBUG, () -> "connection from " + raw.remoteAddress() + " closed in its selection chain: "
                     + e.getMessage());
         } else {
             LOG.log(System.Logger.Level.ERROR, "unexpected failure in the selection chain of the connection from " + raw.remoteAddress(), e);
-            closeCurrent();
         }
+        closeCurrent();
         return Steps.FAILED;
     }
 
