@@ -6,6 +6,7 @@ import dev.petrel.server.engine.connection.Endpoint;
 import dev.petrel.server.engine.connection.ProtocolConnection;
 import dev.petrel.server.engine.exchange.WebSocketSessionObserver;
 import dev.petrel.websocket.CloseCodes;
+import java.io.IOException;
 
 /**
  * A connection after the switch to WebSocket, as the transport sees it: {@link #serve()} runs the
@@ -49,16 +50,29 @@ final class WebSocketConnection implements ProtocolConnection {
         session.watch(); // here, not in the session's constructor: finish() below is sure to end what this starts
         try {
             handler.serve(session);
+        } catch (IOException e) {
+            if (session.closeCode() != 0) {
+                // the connection had already ended under the handler (the client reset it or stopped
+                // reading): the client's doing, which a WebSocket peer that vanishes is every day
+                LOG.log(System.Logger.Level.DEBUG, () -> "the WebSocket connection of " + session.path() + " for "
+                        + session.remoteAddress() + " ended under its handler (" + session.closeCode() + "): " + e);
+            } else {
+                code = handlerFailed(e);
+            }
         } catch (Exception | Error e) {
-            code = CloseCodes.INTERNAL_ERROR;
-            LOG.log(System.Logger.Level.WARNING, "the WebSocket handler of " + session.path() + " for "
-                    + session.remoteAddress() + " failed; closing with 1011", e);
+            code = handlerFailed(e);
         } finally {
             session.finish(code);
             observer.ended(session.closeCode());
             closed(handler, session);
         }
         return false;
+    }
+
+    private int handlerFailed(Throwable e) {
+        LOG.log(System.Logger.Level.WARNING, "the WebSocket handler of " + session.path() + " for "
+                + session.remoteAddress() + " failed; closing with 1011", e);
+        return CloseCodes.INTERNAL_ERROR;
     }
 
     /** Tells a listener its session has closed; what it throws is logged, since the session is over. */

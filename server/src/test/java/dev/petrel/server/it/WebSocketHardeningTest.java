@@ -103,6 +103,42 @@ class WebSocketHardeningTest {
         return code;
     }
 
+    /**
+     * A peer that vanishes without a close (the soak's WEBSOCKET_VANISH, issue 42) ends its session
+     * with 1006, and the blocking handler's receive() failing under it is not logged as a handler
+     * failure: no WARNING with a stack trace for what clients do every day.
+     */
+    @TransportTest
+    void aPeerThatResetsEndsTheSessionWith1006AndNoHandlerFailureIsLogged(Transport kind) throws Exception {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger("dev.petrel.server.websocket");
+        java.util.List<java.util.logging.LogRecord> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler recorder = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) warnings.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        logger.addHandler(recorder);
+        try (Server server = start(kind, WebSocketConfig.DEFAULT, ECHO)) {
+            try (RawClient client = open(server, "", 0)) {
+                client.send(ClientFrames.text("here"));
+                assertThat(ClientFrames.read(client.input()).text()).isEqualTo("here");
+                client.reset();
+            }
+            assertThat(nextCloseCode()).as("the session's close code").isEqualTo(1006);
+            assertStillServes(server);
+            assertThat(warnings).as("warnings logged").extracting(java.util.logging.LogRecord::getMessage).isEmpty();
+        } finally {
+            logger.removeHandler(recorder);
+        }
+    }
+
     @TransportTest
     void aFrameClaiming2To63BytesIsAProtocolErrorAndOneClaimingJustLessIsTooBig(Transport kind) throws Exception {
         try (Server server = start(kind, WebSocketConfig.DEFAULT, ECHO)) {
