@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * @param protocol the application protocol h2load spoke ({@code h2}, {@code h2c}, {@code http/1.1}), as its
  *     "Application protocol" line names it, or {@code null} when it printed none (no connection was made)
  */
-record H2loadOutput(double seconds, long total, long done, long succeeded, long failed, long errored, long timeout,
+public record H2loadOutput(double seconds, long total, long done, long succeeded, long failed, long errored, long timeout,
                     double requestMinMs, double requestMaxMs, double requestMeanMs, long status4xx5xx, long status2xx,
                     long dataBytes, String protocol) {
     private static final Pattern FINISHED = Pattern.compile("^finished in ([\\d.]+)(us|ms|s),", Pattern.MULTILINE);
@@ -38,7 +38,7 @@ record H2loadOutput(double seconds, long total, long done, long succeeded, long 
             "^time for request:\\s+([\\d.]+)(us|ms|s)\\s+([\\d.]+)(us|ms|s)\\s+([\\d.]+)(us|ms|s)", Pattern.MULTILINE);
 
     /** Parses h2load's report; {@link IllegalArgumentException} when it holds no result. */
-    static H2loadOutput parse(String text) {
+    public static H2loadOutput parse(String text) {
         Matcher finished = find(FINISHED, text, "finished in");
         Matcher requests = find(REQUESTS, text, "requests:");
         Matcher time = find(REQUEST_TIME, text, "time for request");

@@ -61,11 +61,12 @@ public final class Lab {
             LabOptions options = LabOptions.parse(args);
             Path home = Path.of(System.getProperty("petrel.home", ".")).toAbsolutePath().normalize();
             LabPaths paths = new LabPaths(home, Path.of(System.getProperty("java.home"), "bin", "java"));
-            List<String> perServer = options.scenarios().stream().filter(s -> !s.equals("failover")).toList();
+            List<String> perServer = options.scenarios().stream().filter(s -> !LabOptions.APART.contains(s)).toList();
             checkTools(needs(options, paths));
             if (!perServer.isEmpty()) BaselineBuild.ensure(paths, err);
             int status = perServer.isEmpty() ? 0 : runScenarios(options.withScenarios(perServer), paths, args, err);
             if (options.scenarios().contains("failover")) status = Math.max(status, Failover.run(options.quick(), paths, err));
+            if (options.scenarios().contains("soak")) status = Math.max(status, Soak.run(options, paths, err));
             return status;
         } catch (LabException e) {
             err.println("petrel bench: " + e.getMessage());
@@ -265,7 +266,7 @@ public final class Lab {
         return all.stream().filter(s -> options.servers().contains(s.name())).toList();
     }
 
-    /** The per-server scenario {@code name} (every one in {@link LabOptions#SCENARIOS} but failover). */
+    /** The per-server scenario {@code name} (every one in {@link LabOptions#SCENARIOS} but those run {@linkplain LabOptions#APART apart}). */
     static Scenario scenario(String name, boolean quick, boolean sameCpuOnly, LabPaths paths) throws LabException {
         return switch (name) {
             case "latency" -> new LatencyScenario(quick, sameCpuOnly);
@@ -290,15 +291,17 @@ public final class Lab {
 
     /** What scenario {@code name} runs besides the servers ({@link Scenario#needs}), as the help lists it. */
     static List<String> needs(String name, LabOptions options, LabPaths paths) throws LabException {
-        return name.equals("failover") ? Failover.NEEDS : scenario(name, options.quick(), options.sameCpuOnly(), paths).needs();
+        if (name.equals("failover")) return Failover.NEEDS;
+        if (name.equals("soak")) return Soak.NEEDS;
+        return scenario(name, options.quick(), options.sameCpuOnly(), paths).needs();
     }
 
-    /** What the scenarios of {@code options} need together, {@link #PER_SERVER_NEEDS} with any but failover. */
+    /** What the scenarios of {@code options} need together, {@link #PER_SERVER_NEEDS} with any per-server one. */
     static Set<String> needs(LabOptions options, LabPaths paths) throws LabException {
         Set<String> needed = new TreeSet<>();
         for (String name : options.scenarios()) {
             needed.addAll(needs(name, options, paths));
-            if (!name.equals("failover")) needed.addAll(PER_SERVER_NEEDS);
+            if (!LabOptions.APART.contains(name)) needed.addAll(PER_SERVER_NEEDS);
         }
         return needed;
     }

@@ -23,11 +23,16 @@ import java.util.Set;
  * @param publish whether to copy the report to bench/RESULTS.md
  * @param sameCpuOnly whether to pin tools to the servers' CPU everywhere (for a one-CPU machine)
  * @param before another build's {@code bench/target/lib} whose Petrel servers run beside this one's, or null
+ * @param minutes the soak's duration per server, or null for its default
+ * @param seed the soak's seed, or null for one drawn and printed
  */
 record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, boolean smoke, int passes, boolean publish,
-                  boolean sameCpuOnly, Path before) {
+                  boolean sameCpuOnly, Path before, Integer minutes, Long seed) {
     static final List<String> SCENARIOS = List.of("latency", "connectors", "single-cpu", "tail", "ramp", "idle", "idle-tls", "ajp",
-            "tomcat", "tomcat-ramp", "tls", "h2", "websocket", "failover");
+            "tomcat", "tomcat-ramp", "tls", "h2", "websocket", "failover", "soak");
+
+    /** The scenarios that are not per server: each runs its own set of processes. */
+    static final List<String> APART = List.of("failover", "soak");
 
     /**
      * The help, kept in one file, {@code help.txt} beside this class in the resources: the launcher
@@ -45,9 +50,9 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, bo
         }
     }
 
-    /** These options with other scenarios: the failover scenario runs apart from the per-server ones. */
+    /** These options with other scenarios: the failover and soak scenarios run apart from the per-server ones. */
     LabOptions withScenarios(List<String> names) {
-        return new LabOptions(List.copyOf(names), servers, quick, smoke, passes, publish, sameCpuOnly, before);
+        return new LabOptions(List.copyOf(names), servers, quick, smoke, passes, publish, sameCpuOnly, before, minutes, seed);
     }
 
     /** Passes for {@code scenario}: as asked, else 3 (1 for the ramp, whose pass is long). */
@@ -65,6 +70,8 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, bo
         boolean sameCpuOnly = false;
         int passes = -1;
         Path before = null;
+        Integer minutes = null;
+        Long seed = null;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             switch (arg) {
@@ -93,6 +100,19 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, bo
                     before = Path.of(args.get(i)).toAbsolutePath();
                     if (!Files.isDirectory(before)) throw new LabException("--before: " + before + " is not a folder");
                 }
+                case "--minutes" -> {
+                    if (++i >= args.size()) throw new LabException("--minutes needs a number");
+                    minutes = wholeNumber(args.get(i));
+                    if (minutes < 1 || minutes > 600) throw new LabException("--minutes takes a number from 1 to 600");
+                }
+                case "--seed" -> {
+                    if (++i >= args.size()) throw new LabException("--seed needs a number");
+                    try {
+                        seed = Long.parseLong(args.get(i));
+                    } catch (NumberFormatException e) {
+                        throw new LabException("--seed takes a whole number, not '" + args.get(i) + "'");
+                    }
+                }
                 case "all" -> scenarios.addAll(SCENARIOS);
                 default -> {
                     if (arg.startsWith("-")) throw new LabException("unknown option '" + arg + "'");
@@ -105,6 +125,15 @@ record LabOptions(List<String> scenarios, Set<String> servers, boolean quick, bo
         }
         if (scenarios.isEmpty()) throw new LabException("name a scenario (" + String.join(", ", SCENARIOS) + ", all)");
         if (passes < 0) passes = quick ? 1 : 0;
-        return new LabOptions(List.copyOf(new LinkedHashSet<>(scenarios)), servers, quick, smoke, passes, publish, sameCpuOnly, before);
+        return new LabOptions(List.copyOf(new LinkedHashSet<>(scenarios)), servers, quick, smoke, passes, publish, sameCpuOnly, before,
+                minutes, seed);
+    }
+
+    private static int wholeNumber(String text) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 }

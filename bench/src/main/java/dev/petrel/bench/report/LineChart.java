@@ -10,10 +10,12 @@ import java.util.List;
  * the y axis starts at zero. A variant a server has no result for leaves a gap in its line rather
  * than a misleading straight segment.
  */
-final class LineChart {
+public final class LineChart {
     private static final double PAD = 16;
     private static final double TOP = 64;
     private static final double PLOT_H = 280;
+    private static final double MAX_PLOT_W = 960;
+    private static final double MIN_LABEL_SLOT = 40;
 
     /**
      * A server's line.
@@ -23,22 +25,24 @@ final class LineChart {
      * @param index its rank within the group, for shade and marker
      * @param values per category, {@code null} where there is no result
      */
-    record Series(String name, Group group, int index, List<Double> values) {}
+    public record Series(String name, Group group, int index, List<Double> values) {}
 
     private LineChart() {}
 
     /** Renders the chart. */
-    static String render(String title, String subtitle, String axisTitle, List<String> categories, List<Series> series) {
+    public static String render(String title, String subtitle, String axisTitle, List<String> categories, List<Series> series) {
         double largest = series.stream().flatMap(s -> s.values().stream()).filter(v -> v != null)
                 .mapToDouble(Double::doubleValue).max().orElse(0);
         Svg.Scale scale = Svg.Scale.of(largest, 5);
         double tickW = scale.ticks().stream().mapToDouble(t -> Svg.width(Format.tick(t, scale.step()), 11)).max()
                 .orElse(20);
         double left = PAD + 22 + tickW + 8;
-        double plotW = Math.max(420, categories.size() * 90);
+        // a long series (a soak's minutes) stays a page wide, with every k-th label
+        double plotW = Math.min(MAX_PLOT_W, Math.max(420, categories.size() * 90));
         double slot = plotW / Math.max(1, categories.size());
+        int labelEvery = (int) Math.ceil(MIN_LABEL_SLOT / slot);
         double labelW = categories.stream().mapToDouble(c -> Svg.width(c, 11)).max().orElse(0);
-        boolean slanted = labelW > slot - 8;
+        boolean slanted = labelW > slot * labelEvery - 8;
         if (slanted) {
             // a label slanted by 30° and ending at its tick reaches cos 30° of its width to the left:
             // the first one must not leave the picture
@@ -65,6 +69,7 @@ final class LineChart {
                 "transform", "rotate(-90 " + Svg.n(axisTitleX) + " " + Svg.n(axisTitleY) + ")");
         for (int i = 0; i < categories.size(); i++) {
             double x = xOf(i, left, slot);
+            if (i % labelEvery != 0) continue;
             svg.line(x, axisY, x, axisY + 4, Svg.AXIS, 1);
             if (slanted) {
                 double ly = axisY + 14;
@@ -93,7 +98,8 @@ final class LineChart {
                     segment = new ArrayList<>();
                 }
             }
-            for (double[] p : points) Palette.draw(svg, Palette.marker(s.index()), p[0], p[1], color);
+            // markers on a long series would hide its line
+            if (labelEvery == 1) for (double[] p : points) Palette.draw(svg, Palette.marker(s.index()), p[0], p[1], color);
 
             double ly = TOP + 8 + k * 20;
             svg.line(legendX, ly, legendX + 24, ly, color, 2, dashAttr);

@@ -28,11 +28,23 @@ class LabOptionsTest {
     }
 
     @Test
+    void theSoaksMinutesAndSeedAreReadAndCheckedAndKeptApart() throws LabException {
+        LabOptions soak = LabOptions.parse(List.of("soak", "--minutes", "60", "--seed", "7"));
+        assertThat(soak.minutes()).isEqualTo(60);
+        assertThat(soak.seed()).isEqualTo(7L);
+        assertThat(soak.withScenarios(List.of("soak")).minutes()).isEqualTo(60);
+        assertThat(LabOptions.parse(List.of("soak")).minutes()).as("the soak's own default").isNull();
+        assertThatThrownBy(() -> LabOptions.parse(List.of("soak", "--minutes", "0"))).hasMessage("--minutes takes a number from 1 to 600");
+        assertThatThrownBy(() -> LabOptions.parse(List.of("soak", "--seed", "x"))).hasMessage("--seed takes a whole number, not 'x'");
+        assertThat(LabOptions.APART).containsExactly("failover", "soak");
+    }
+
+    @Test
     void expandsAllAndKeepsOrderWithoutRepeats() throws LabException {
         LabOptions options = LabOptions.parse(List.of("ramp", "all", "--servers", "baseline-c,petrel-virtual"));
 
         assertThat(options.scenarios()).containsExactly("ramp", "latency", "connectors", "single-cpu", "tail", "idle", "idle-tls", "ajp",
-                "tomcat", "tomcat-ramp", "tls", "h2", "websocket", "failover");
+                "tomcat", "tomcat-ramp", "tls", "h2", "websocket", "failover", "soak");
         assertThat(options.servers()).containsExactly("baseline-c", "petrel-virtual");
         // failover runs apart from the per-server scenarios, with the same options
         LabOptions perServer = options.withScenarios(List.of("ramp"));
