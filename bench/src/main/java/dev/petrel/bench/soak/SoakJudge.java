@@ -57,11 +57,9 @@ final class SoakJudge {
             }
         }
         List<String> counts = new ArrayList<>(names);
-        counts.add("connections");
         counts.add("websocket sessions");
         for (String name : counts) {
             double slope = SoakVerdict.slopePerHour(judged, s -> switch (name) {
-                case "connections" -> s.connections();
                 case "websocket sessions" -> s.sessions();
                 default -> s.outstanding().containsKey(name) ? s.outstanding().get(name) : Double.NaN;
             });

@@ -39,6 +39,7 @@ final class SoakReport {
         charts.add(chart(dir, "heap", "Heap after a full GC", "MiB", runs, SoakSample::heapMib));
         charts.add(chart(dir, "native", "Native memory committed (NMT)", "MiB", runs, SoakSample::nativeMib));
         charts.add(chart(dir, "fds", "Open file descriptors", "count", runs, SoakSample::fds));
+        charts.add(chart(dir, "connections", "Connections established on the server's ports", "count", runs, SoakSample::established));
         charts.add(chart(dir, "threads", "Threads", "count", runs, SoakSample::threads));
         charts.add(latencyChart(dir, runs));
 
@@ -76,7 +77,7 @@ final class SoakReport {
     private static List<String> samplesCsv(SoakRun run) {
         TreeSet<String> names = new TreeSet<>(run.baseline.outstanding().keySet());
         List<String> lines = new ArrayList<>();
-        lines.add("seconds,rss_mib,heap_mib,native_mib,other_native_mib,fds,threads,connections,websocket_sessions"
+        lines.add("seconds,rss_mib,heap_mib,native_mib,other_native_mib,fds,threads,established,connections,websocket_sessions"
                 + names.stream().map(n -> "," + n.replace(' ', '_')).reduce("", String::concat));
         List<SoakSample> all = new ArrayList<>();
         all.add(run.baseline);
@@ -85,7 +86,7 @@ final class SoakReport {
         for (SoakSample s : all) {
             StringBuilder b = new StringBuilder();
             for (double d : new double[] {s.seconds(), s.rssMib(), s.heapMib(), s.nativeMib(), s.directMib(), s.fds(), s.threads(),
-                    s.connections(), s.sessions()}) {
+                    s.established(), s.connections(), s.sessions()}) {
                 b.append(b.isEmpty() ? "" : ",").append(Double.isNaN(d) ? "" : String.format(Locale.ROOT, "%.1f", d));
             }
             for (String n : names) b.append(',').append(s.outstanding().getOrDefault(n, 0L));

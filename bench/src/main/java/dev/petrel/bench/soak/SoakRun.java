@@ -60,7 +60,7 @@ final class SoakRun {
     void run() throws IOException, InterruptedException {
         SoakPorts ports = server.ports();
         server.start();
-        SoakSampler sampler = new SoakSampler(server.pid(), jcmd, ports.admin());
+        SoakSampler sampler = new SoakSampler(server.pid(), jcmd, ports);
         baseline = sampler.read(-1);
         out.println("soak " + label() + ": started " + server + "; before the traffic: " + brief(baseline));
         try (ApacheHttpd httpd = ApacheHttpd.builder(ApacheHttpd.AjpModule.MOD_JK).backend("127.0.0.1", ports.ajp()).start();
@@ -173,7 +173,8 @@ final class SoakRun {
 
     static String brief(SoakSample s) {
         StringBuilder b = new StringBuilder("rss " + SoakVerdict.format(s.rssMib()) + " MiB, heap " + SoakVerdict.format(s.heapMib())
-                + " MiB, native " + SoakVerdict.format(s.nativeMib()) + " MiB, fds " + SoakVerdict.format(s.fds()) + ", threads "
+                + " MiB, native " + SoakVerdict.format(s.nativeMib()) + " MiB, fds " + SoakVerdict.format(s.fds()) + ", established "
+                + SoakVerdict.format(s.established()) + ", threads "
                 + SoakVerdict.format(s.threads()));
         if (!Double.isNaN(s.connections())) b.append(", conns ").append(SoakVerdict.format(s.connections()))
                 .append(", ws ").append(SoakVerdict.format(s.sessions()));

@@ -13,9 +13,11 @@ import java.util.Map;
  * @param directMib     its {@code Other} part: direct buffers and what else the JDK allocates with malloc for Java code
  * @param fds           open file descriptors
  * @param threads       the JVM's threads
+ * @param established   established TCP connections on the server's ports, as the kernel lists them
+ *                      ({@code /proc/net/tcp}): the same measure for every server
  * @param connections   live connections over every listener (Petrel's admin listener), NaN without
  * @param sessions      WebSocket sessions open, NaN without
  * @param outstanding   Petrel's resources taken and not given back ({@code /resources}), empty without
  */
 record SoakSample(double seconds, double rssMib, double heapMib, double nativeMib, double directMib, double fds, double threads,
-                  double connections, double sessions, Map<String, Long> outstanding) {}
+                  double established, double connections, double sessions, Map<String, Long> outstanding) {}

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 
 /**
  * Reads a soaked server's figures ({@link SoakSample}): {@code /proc/PID} for the resident set,
- * threads and file descriptors; {@code jcmd} (the lab JDK's, which is the server's) for a full GC,
+ * threads and file descriptors, {@code /proc/net/tcp} for the connections established on its ports; {@code jcmd} (the lab JDK's, which is the server's) for a full GC,
  * the heap after it and native memory tracking's summary; and Petrel's admin listener
  * ({@code /stats}) for live connections, WebSocket sessions and resources outstanding.
  */
@@ -33,18 +33,21 @@ final class SoakSampler {
 
     private final long pid;
     private final Path jcmd;
+    private final java.util.Set<Integer> ports;
     private final int adminPort;
     private final HttpClient admin;
 
     /**
      * @param pid       the server's process
      * @param jcmd      the JDK's jcmd
-     * @param adminPort Petrel's admin listener, or -1
+     * @param ports     the server's ports
      */
-    SoakSampler(long pid, Path jcmd, int adminPort) {
+    SoakSampler(long pid, Path jcmd, SoakPorts ports) {
         this.pid = pid;
         this.jcmd = jcmd;
-        this.adminPort = adminPort;
+        this.ports = java.util.Set.copyOf(java.util.stream.IntStream.of(ports.plain(), ports.tlsJsse(), ports.tlsNative(), ports.proxy(),
+                ports.ajp()).filter(p -> p > 0).boxed().toList());
+        this.adminPort = ports.admin();
         this.admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
     }
 
@@ -67,6 +70,7 @@ final class SoakSampler {
         try (Stream<Path> open = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
             fds = open.count();
         }
+        double established = established(Path.of("/proc/net/tcp")) + established(Path.of("/proc/net/tcp6"));
         double connections = Double.NaN;
         double sessions = Double.NaN;
         Map<String, Long> outstanding = new LinkedHashMap<>();
@@ -81,7 +85,29 @@ final class SoakSampler {
                 else if (n.group(1).equals("websocketSessions")) sessions = value;
             }
         }
-        return new SoakSample(seconds, rss, heap, nativeMib, directMib, fds, threads, connections, sessions, outstanding);
+        return new SoakSample(seconds, rss, heap, nativeMib, directMib, fds, threads, established, connections, sessions, outstanding);
+    }
+
+    /**
+     * Established connections whose local port is one of the server's in a {@code /proc/net/tcp}
+     * table: lines {@code sl local_address rem_address st ...}, the address as hex {@code IP:PORT},
+     * {@code st} 01 for ESTABLISHED.
+     */
+    private long established(Path table) throws IOException {
+        if (!Files.exists(table)) return 0;
+        long n = 0;
+        for (String line : Files.readAllLines(table)) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length < 4 || !f[3].equals("01")) continue;
+            int colon = f[1].lastIndexOf(':');
+            if (colon < 0) continue;
+            try {
+                if (ports.contains(Integer.parseInt(f[1].substring(colon + 1), 16))) n++;
+            } catch (NumberFormatException header) {
+                // the table's first line
+            }
+        }
+        return n;
     }
 
     private String stats() throws IOException, InterruptedException {

@@ -33,9 +33,15 @@ final class SoakVerdict {
             new Bound("RSS", "MiB", 32, SoakSample::rssMib),
             new Bound("heap after GC", "MiB", 8, SoakSample::heapMib),
             new Bound("native (NMT)", "MiB", 32, SoakSample::nativeMib),
-            new Bound("file descriptors", "", 60, SoakSample::fds),
+            // the descriptors connections hold follow the load and the front ends' pools (mod_jk keeps a
+            // connection per httpd thread that ever needed one): what grows beyond them is a leak
+            new Bound("FDs beyond connections", "", 60, s -> s.fds() - s.established()),
             new Bound("threads", "", 60, SoakSample::threads));
-    /** Petrel's resource counts and its live connections and sessions grow by no more than this an hour. */
+    /**
+     * Petrel's resource counts and its WebSocket sessions grow by no more than this an hour. Its
+     * live connections are not judged by their slope (they follow the front ends' pools, see
+     * above), but after the traffic: none may be left.
+     */
     static final double COUNT_BOUND_PER_HOUR = 60;
     /** How many more file descriptors than before the traffic the server may hold after it: jars and logs it opens on first use. */
     static final int FD_SLACK = 16;

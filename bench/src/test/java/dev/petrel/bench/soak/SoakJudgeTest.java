@@ -16,7 +16,7 @@ class SoakJudgeTest {
     private static final SoakRoute JK = new SoakRoute("h1/jk", "ajp", 2, SoakRoute.Protocol.H1);
 
     private static SoakSample sample(double seconds, double rss, double fds, long buffers) {
-        return new SoakSample(seconds, rss, 10, rss, 1, fds, 30, 0, 0, Map.of("listeners", 6L, "response buffers", buffers));
+        return new SoakSample(seconds, rss, 10, rss, 1, fds, 30, 0, 0, 0, Map.of("listeners", 6L, "response buffers", buffers));
     }
 
     /** A run of {@code minutes} whose readings grow by {@code rssPerMinute} MiB a minute, with the given outcomes and faults. */
