@@ -1,5 +1,6 @@
 package dev.petrel.bench.failover;
 
+import dev.petrel.bench.support.OpenLoopPacer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -53,23 +54,7 @@ final class OpenLoopLoad {
     }
 
     private void pace() {
-        long period = TimeUnit.SECONDS.toNanos(1) / rate;
-        long start = System.nanoTime();
-        long end = start + maxDuration.toNanos();
-        for (long i = 0; running.get(); i++) {
-            long due = start + i * period;
-            if (due > end) break;
-            long wait = due - System.nanoTime();
-            if (wait > 0) {
-                try {
-                    TimeUnit.NANOSECONDS.sleep(wait);
-                } catch (InterruptedException e) {
-                    break;
-                }
-            }
-            long n = i;
-            senders.execute(() -> send(n));
-        }
+        OpenLoopPacer.pace(rate, maxDuration, running::get, n -> senders.execute(() -> send(n)));
     }
 
     private void send(long n) {

@@ -1,5 +1,6 @@
 package dev.petrel.bench.failover;
 
+import dev.petrel.bench.support.ChildProcesses;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -92,19 +93,7 @@ final class PetrelNode implements Backend {
     }
 
     private void end(boolean kill) {
-        Process p = process;
-        if (p == null) return;
-        try {
-            if (kill) p.destroyForcibly();
-            else p.destroy();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildProcesses.end(process, kill);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.petrel.bench.soak;
 
+import dev.petrel.bench.support.ChildProcesses;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -116,18 +117,7 @@ final class SoakServer implements AutoCloseable {
     /** SIGTERM, then SIGKILL after 30 s. */
     @Override
     public void close() {
-        Process p = process;
-        if (p == null) return;
-        try {
-            p.destroy();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildProcesses.end(process, false);
     }
 
     @Override

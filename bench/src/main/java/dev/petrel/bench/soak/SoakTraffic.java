@@ -1,5 +1,7 @@
 package dev.petrel.bench.soak;
 
+import dev.petrel.bench.support.OpenLoopPacer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -43,32 +45,19 @@ final class SoakTraffic {
     }
 
     private void pace() {
-        long period = TimeUnit.SECONDS.toNanos(1) / rate;
-        long start = System.nanoTime();
-        for (long i = 0; running.get(); i++) {
-            long due = start + i * period;
-            if (due - start > durationNanos) break;
-            long wait = due - System.nanoTime();
-            if (wait > 0) {
-                try {
-                    TimeUnit.NANOSECONDS.sleep(wait);
-                } catch (InterruptedException e) {
-                    break;
-                }
-            }
+        OpenLoopPacer.pace(rate, Duration.ofNanos(durationNanos), running::get, n -> {
             SoakRoute route = routes.get(random.nextInt(routes.size()));
-            String operation = OPERATIONS.get(random.nextInt(OPERATIONS.size()));
-            if (operation.equals("websocket") && !route.carriesWebSocket()) operation = "download";
+            String drawn = OPERATIONS.get(random.nextInt(OPERATIONS.size()));
+            String operation = drawn.equals("websocket") && !route.carriesWebSocket() ? "download" : drawn;
             SplittableRandom own = random.split(); // each operation draws its sizes from a generator of its own
-            String chosen = operation;
             senders.execute(() -> {
                 try {
-                    outcomes.add(clients.run(route, chosen, own));
+                    outcomes.add(clients.run(route, operation, own));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             });
-        }
+        });
     }
 
     /** The outcomes that have come in since the last call. */
