@@ -103,11 +103,7 @@ final class SoakClients implements AutoCloseable {
                     body = in.readAllBytes();
                 }
             }
-            if (!Arrays.equals(body, expected)) {
-                return SoakOutcome.lost(route, operation, start, "status " + status + " with " + body.length + " bytes that are not the "
-                        + expected.length + " expected");
-            }
-            return SoakOutcome.ok(route, operation, start);
+            return SoakOutcome.compared(route, operation, start, status, body, expected);
         } catch (IOException e) {
             return SoakOutcome.failed(route, operation, start, e.toString());
         }

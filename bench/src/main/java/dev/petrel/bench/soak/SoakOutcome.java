@@ -26,6 +26,12 @@ record SoakOutcome(SoakRoute route, String operation, long start, long end, long
         return new SoakOutcome(route, operation, start, System.nanoTime(), 1, 0, 1, failure);
     }
 
+    /** A success when {@code body}, answered with {@code status}, is {@code expected}; lost otherwise. */
+    static SoakOutcome compared(SoakRoute route, String operation, long start, int status, byte[] body, byte[] expected) {
+        if (java.util.Arrays.equals(body, expected)) return ok(route, operation, start);
+        return lost(route, operation, start, "status " + status + " with " + body.length + " bytes that are not the " + expected.length + " expected");
+    }
+
     long latencyNanos() {
         return end - start;
     }
