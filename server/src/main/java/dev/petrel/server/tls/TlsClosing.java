@@ -4,6 +4,7 @@ import dev.petrel.server.engine.connection.Endpoint;
 import java.io.IOException;
 import java.net.SocketException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLEngine;
@@ -26,6 +27,7 @@ final class TlsClosing {
     private final TlsRecordWriter writer;
     private final Consumer<SSLEngine> release;
     private final AtomicBoolean released = new AtomicBoolean();
+    private final AtomicInteger releaseAttempts = new AtomicInteger(); // threads in releaseIfIdle (see there)
 
     TlsClosing(SSLEngine engine, Endpoint raw, TlsState state, TlsRecordBuffers buffers, TlsRecordReader reader,
                TlsRecordWriter writer, Consumer<SSLEngine> release) {
@@ -40,13 +42,19 @@ final class TlsClosing {
         this.release = release;
     }
 
-    /** {@link TlsEndpoint#shutdownOutput}: close_notify (once), then the raw endpoint's half-close. */
+    /**
+     * {@link TlsEndpoint#shutdownOutput}: close_notify (once), then the raw endpoint's half-close.
+     * Like every thread that held a lock, it looks on its way out whether it was the last inside a
+     * closed endpoint: a close on another thread meanwhile found the write lock taken and left the
+     * engine to it.
+     */
     void shutdownOutput() throws IOException {
         writeLock.lock();
         try {
             sendCloseNotifyUnlessReleased();
         } finally {
             writeLock.unlock();
+            releaseIfIdle();
         }
         raw.shutdownOutput();
     }
@@ -112,12 +120,24 @@ final class TlsClosing {
      * it: called as each reader, writer and closer leaves. The last to leave a closed endpoint
      * takes both locks, so the engine is never freed under a thread still unwrapping or wrapping
      * with it (closing the raw endpoint first ends any thread's wait), and never twice.
+     *
+     * <p>Two threads leaving at once may each find the other's lock still taken, and both would
+     * give up, leaving the engine and the buffers for good. So one thread tries at a time, and
+     * one that arrives while another tries only counts itself in: the thread trying goes round
+     * again for it, after it has let go of its lock.
      */
     void releaseIfIdle() {
         if (!state.closed.get() || released.get()) return;
         // the thread is still inside (a close from within a read): its own way out releases
         if (readLock.isHeldByCurrentThread() || writeLock.isHeldByCurrentThread()) return;
-        if (!readLock.tryLock()) return;
+        if (releaseAttempts.getAndIncrement() != 0) return; // the thread trying now goes round again for this one
+        do {
+            tryRelease();
+        } while (releaseAttempts.decrementAndGet() != 0);
+    }
+
+    private void tryRelease() {
+        if (released.get() || !readLock.tryLock()) return;
         try {
             if (!writeLock.tryLock()) return;
             try {

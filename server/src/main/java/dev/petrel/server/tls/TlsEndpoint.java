@@ -327,9 +327,14 @@ public final class TlsEndpoint implements Endpoint {
      */
     @Override
     public int readAvailable(ByteBuffer dst) throws IOException {
-        // Busy only while close() on another thread sends close_notify: the connection is ending, and an
-        // event loop must not wait for it.
-        if (!readLock.tryLock()) return 0;
+        // Busy only while another thread closes (close_notify, or the engine freed by the last to leave): the
+        // connection is ending, and an event loop must not wait for it. Closed, it says so, as a read after the
+        // close does: a connection served once more for its close (ProtocolConnection.servesOnceClosed) must
+        // not take "nothing yet" for an answer, or it would wait for good, holding its exchange's parts.
+        if (!readLock.tryLock()) {
+            state.ensureOpen();
+            return 0;
+        }
         try {
             state.ensureReady();
             return reader.readAvailable(dst);

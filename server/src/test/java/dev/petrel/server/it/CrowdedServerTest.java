@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -33,10 +32,9 @@ class CrowdedServerTest {
         slowHeadsLeaveRoomForANormalClient(kind);
     }
 
-    // Known leak: on nio+tls (JSSE and BoringSSL) 1 to 12 of the slow heads' HTTP/1.1 exchange parts are
-    // still out after the stop, in about half the runs; a race between the stop and a head being read, still to find.
-    // The plain variants above stay checked.
-    @Tag(ResourceCheck.KNOWN_LEAK)
+    // Under the resource check this found a leak on nio+tls, mostly with BoringSSL: a slow head closed at the
+    // stop was served once more and read "nothing yet" from the TLS endpoint whose engine the closing thread was
+    // freeing, so it waited for good with its exchange's parts (TlsEndpointMemoryTest guards the read itself).
     @HttpsTransportTest
     void slowTlsHeadsCannotLockOutANormalClient(Transport kind) throws Exception {
         slowHeadsLeaveRoomForANormalClient(kind);
