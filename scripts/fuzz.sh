@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the codecs with Jazzer (coverage-guided, in process) for a bounded time per target.
-#   scripts/fuzz.sh [request-parser|chunked-decoder|forward-request-parser|websocket-decoder|websocket-inflater|all] [DURATION]
+#   scripts/fuzz.sh [request-parser|chunked-decoder|multipart-parser|forward-request-parser|websocket-decoder|websocket-inflater|all] [DURATION]
 # DURATION is per target, as Jazzer reads it: 60s (the default), 90 (seconds), 30m, 1h30m.
 # Jazzer fuzzes one @FuzzTest per JVM, so each target is its own Maven run; targets run one after
 # the other. A target keeps the inputs it found interesting in <module>/.cifuzz-corpus/ (ignored by
@@ -17,7 +17,7 @@ petrel_find_jdk || exit 1
 export JAVA_HOME=$PETREL_JAVA_HOME
 
 usage() {
-  echo "usage: scripts/fuzz.sh [request-parser|chunked-decoder|forward-request-parser|websocket-decoder|websocket-inflater|all] [DURATION, default 60s]" >&2
+  echo "usage: scripts/fuzz.sh [request-parser|chunked-decoder|multipart-parser|forward-request-parser|websocket-decoder|websocket-inflater|all] [DURATION, default 60s]" >&2
   exit 2
 }
 
@@ -27,19 +27,20 @@ duration=${2:-60s}
 [[ $duration =~ ^([0-9]+ ?(h|hr|m|min|s|sec) ?)+$ ]] || usage
 
 # target -> module, test class, fuzz test method
-declare -A module=([request-parser]=http [chunked-decoder]=http [forward-request-parser]=ajp
+declare -A module=([request-parser]=http [chunked-decoder]=http [multipart-parser]=http [forward-request-parser]=ajp
                    [websocket-decoder]=websocket [websocket-inflater]=websocket)
 declare -A test=([request-parser]=dev.petrel.http.RequestParserJazzerTest
                  [chunked-decoder]=dev.petrel.http.ChunkedDecoderJazzerTest
+                 [multipart-parser]=dev.petrel.http.MultipartParserJazzerTest
                  [forward-request-parser]=dev.petrel.ajp.ForwardRequestParserJazzerTest
                  [websocket-decoder]=dev.petrel.websocket.MessageDecoderJazzerTest
                  [websocket-inflater]=dev.petrel.websocket.MessageInflaterJazzerTest)
-declare -A method=([request-parser]=request [chunked-decoder]=body [forward-request-parser]=payload
+declare -A method=([request-parser]=request [chunked-decoder]=body [multipart-parser]=body [forward-request-parser]=payload
                    [websocket-decoder]=decoder [websocket-inflater]=inflate)
 
 case "$target" in
-  all) targets=(request-parser chunked-decoder forward-request-parser websocket-decoder websocket-inflater) ;;
-  request-parser|chunked-decoder|forward-request-parser|websocket-decoder|websocket-inflater) targets=("$target") ;;
+  all) targets=(request-parser chunked-decoder multipart-parser forward-request-parser websocket-decoder websocket-inflater) ;;
+  request-parser|chunked-decoder|multipart-parser|forward-request-parser|websocket-decoder|websocket-inflater) targets=("$target") ;;
   *) usage ;;
 esac
 

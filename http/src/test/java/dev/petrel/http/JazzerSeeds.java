@@ -15,7 +15,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * <p>{@code FuzzedDataProvider} takes numbers from the end of its input and byte arrays from the
  * front, so a fuzz input is: the previous message (for the reset check), the message, then the
  * choices backwards: the length of the previous message (one byte), the second and the first cut
- * (two bytes each, low byte first), and the one-byte choices (limits, output size) last. The seeds
+ * (two bytes each, low byte first), and the one-byte choices (limits, output size, boundary) last. The seeds
  * are written from the jqwik corpora by {@link #writeSeeds}, so they follow this layout exactly; it
  * runs only when asked (the directory is relative to {@code http/}):
  *
@@ -54,13 +54,32 @@ class JazzerSeeds {
         return out.toByteArray();
     }
 
-    /** Rewrites the seeds of both fuzz tests under the test resources directory {@code petrel.seeds}. */
+    /** Rewrites the seeds of the fuzz tests under the test resources directory {@code petrel.seeds}. */
     @Test
     @EnabledIfSystemProperty(named = "petrel.seeds", matches = ".+")
     void writeSeeds() throws IOException {
         Path resources = Path.of(System.getProperty("petrel.seeds")).resolve("dev/petrel/http");
         write(resources.resolve("RequestParserJazzerTestInputs/request"), RequestParserFuzzTest.CORPUS, false);
         write(resources.resolve("ChunkedDecoderJazzerTestInputs/body"), ChunkedDecoderFuzzTest.CORPUS, true);
+        writeMultipart(resources.resolve("MultipartParserJazzerTestInputs/body"));
+    }
+
+    /**
+     * One seed per multipart corpus body, cut and varied as {@link #write} does, with the index of
+     * its boundary as the last choice; the previous body is too long for a seed when it is over
+     * {@link #MAX_PREVIOUS} bytes, and then there is none.
+     */
+    private static void writeMultipart(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        List<MultipartParserFuzzTest.Sample> corpus = MultipartParserFuzzTest.CORPUS;
+        for (int i = 0; i < corpus.size(); i++) {
+            byte[] message = corpus.get(i).body();
+            byte[] previous = i % 2 == 1 ? corpus.get(i - 1).body() : new byte[0];
+            if (previous.length > MAX_PREVIOUS) previous = new byte[0];
+            int boundary = MultipartParserFuzzTest.BOUNDARIES.indexOf(corpus.get(i).boundary());
+            byte[] seed = seed(previous, message, message.length / 3, 2 * message.length / 3, i % 3 == 2 ? 1 : 0, 1 + i % 8, boundary);
+            Files.write(dir.resolve(String.format("seed-%02d", i)), seed);
+        }
     }
 
     /**
