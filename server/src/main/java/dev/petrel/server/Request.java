@@ -142,4 +142,19 @@ public interface Request {
     default Map<String, String> attributes() {
         return Map.of();
     }
+
+    /**
+     * What the {@link Router} path template that routed this request captured
+     * ({@code /users/{id}}); empty when no template did. The server's requests carry a set of their
+     * own; a {@code Request} implementation of one's own gets {@link PathParameters#NONE} by
+     * default, and a router then hands its handlers a request that carries one.
+     */
+    default PathParameters pathParameters() {
+        return PathParameters.NONE;
+    }
+
+    /** The value the routing template captured as {@code name}, or {@code null}; see {@link #pathParameters()}. */
+    default String pathParameter(String name) {
+        return pathParameters().get(name);
+    }
 }

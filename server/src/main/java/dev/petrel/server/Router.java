@@ -11,8 +11,12 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Routes requests by method and decoded path. Exact paths are looked up in a map; prefix routes
- * ({@code "/static/*"}) are tried longest first; a fallback handler takes the rest (404 by default).
+ * Routes requests by method and decoded path. Exact paths are looked up in a map; then path
+ * templates ({@code "/users/{id}"}, {@code "/files/{path...}"}), whose captures the handler reads
+ * from {@link Request#pathParameters()}, and prefixes ({@code "/static/*"}), in one tree of
+ * segments where, at each segment, a literal wins over a variable and a variable over a rest or a
+ * prefix, whatever the order the routes were given in (so the longest prefix wins); a fallback
+ * handler takes the rest (404 by default). Routing allocates nothing (see {@link Builder#route}).
  * {@code HEAD} falls back to the {@code GET} handler. What a client may ask of the methods is
  * answered as RFC 9110 says:
  * <ul>
@@ -32,6 +36,7 @@ import java.util.TreeSet;
  * Handler app = Router.builder()
  *         .get("/", (req, res) -> res.send("HelloWorld"))
  *         .post("/echo", (req, res) -> res.send(req.bodyBytes()))
+ *         .get("/users/{id}", (req, res) -> res.send("user " + req.pathParameters().getLong("id")))
  *         .get("/files/*", new StaticFiles(root))
  *         .build();
  * }</pre>
@@ -48,19 +53,21 @@ public final class Router implements Handler {
             Methods.CONNECT, Methods.OPTIONS, Methods.TRACE, Methods.PATCH);
 
     private final Map<String, Route> exact;
-    private final List<Route> prefixes; // longest first
+    private final PathTemplates<Route> templates; // templates and prefixes; null without any
+    private final List<Route> templateRoutes;
     private final Handler fallback;
     private final Set<String> recognized; // standard methods and every method routed anywhere
     private final boolean anyMethodRouted; // a route takes "*": every method is recognized
     private final String allowAll;         // the Allow of OPTIONS *
 
-    private Router(Map<String, Route> exact, List<Route> prefixes, Handler fallback) {
+    private Router(Map<String, Route> exact, PathTemplates<Route> templates, List<Route> templateRoutes, Handler fallback) {
         this.exact = exact;
-        this.prefixes = prefixes;
+        this.templates = templates;
+        this.templateRoutes = templateRoutes;
         this.fallback = fallback;
         TreeSet<String> routed = new TreeSet<>();
         exact.values().forEach(route -> routed.addAll(route.byMethod.keySet()));
-        prefixes.forEach(route -> routed.addAll(route.byMethod.keySet()));
+        templateRoutes.forEach(route -> routed.addAll(route.byMethod.keySet()));
         this.anyMethodRouted = routed.remove("*");
         TreeSet<String> known = new TreeSet<>(STANDARD);
         known.addAll(routed);
@@ -86,7 +93,8 @@ public final class Router implements Handler {
             response.status(204).header("Allow", allowAll).send();
             return;
         }
-        Route route = find(path);
+        if (templates != null && !request.pathParameters().writable()) request = new CapturingRequest(request);
+        Route route = find(request, path);
         if (route == null) {
             fallback.handle(request, response);
             return;
@@ -105,7 +113,8 @@ public final class Router implements Handler {
     @Override
     public boolean mayBlock(Request request) {
         if (!recognizes(request.method()) || "*".equals(request.path())) return false;
-        Route route = find(request.path());
+        if (templates != null && !request.pathParameters().writable()) request = new CapturingRequest(request);
+        Route route = find(request, request.path());
         if (route == null) return fallback.mayBlock(request);
         Handler handler = handlerFor(route, request);
         return handler != null && handler.mayBlock(request);
@@ -132,7 +141,7 @@ public final class Router implements Handler {
     public boolean servesWebSockets() {
         if (fallback.servesWebSockets()) return true;
         for (Route route : exact.values()) if (route.byMethod.get(Methods.GET) instanceof WebSocketRoute) return true;
-        for (Route route : prefixes) if (route.byMethod.get(Methods.GET) instanceof WebSocketRoute) return true;
+        for (Route route : templateRoutes) if (route.byMethod.get(Methods.GET) instanceof WebSocketRoute) return true;
         return false;
     }
 
@@ -143,19 +152,19 @@ public final class Router implements Handler {
         for (Route route : exact.values()) {
             for (Handler handler : route.byMethod.values()) if (handler.mayBlock()) return true;
         }
-        for (Route route : prefixes) {
+        for (Route route : templateRoutes) {
             for (Handler handler : route.byMethod.values()) if (handler.mayBlock()) return true;
         }
         return false;
     }
 
-    private Route find(String path) {
+    /** The route for {@code path}: exact, else a template or a prefix (its captures recorded in the request's parameters). */
+    private Route find(Request request, String path) {
+        PathParameters captures = request.pathParameters();
+        if (captures.writable()) captures.reset(path); // what an outer router or the last request captured is gone
         Route route = exact.get(path);
         if (route != null) return route;
-        for (Route prefix : prefixes) {
-            if (path.startsWith(prefix.pattern)) return prefix;
-        }
-        return null;
+        return templates == null ? null : templates.match(path, captures);
     }
 
     /** An {@code Allow} value: the methods, HEAD with GET, and OPTIONS, which the router answers itself; "*" stands for any. */
@@ -192,19 +201,47 @@ public final class Router implements Handler {
     /** Collects routes; not thread-safe, build once at start-up. */
     public static final class Builder {
         private final Map<String, Map<String, Handler>> exact = new LinkedHashMap<>();
-        private final Map<String, Map<String, Handler>> prefixes = new LinkedHashMap<>();
+        private final Map<String, Map<String, Handler>> templates = new LinkedHashMap<>(); // templates and prefixes, by shape
+        private final Map<String, String> templatePatterns = new LinkedHashMap<>();     // shape -> pattern
         private Handler fallback = (request, response) -> response.status(404).send("Not Found\n");
 
         private Builder() {}
 
-        /** Routes {@code method} on {@code path} to {@code handler}. A path ending in {@code /*} matches every path under it; method {@code *} matches any. */
+        /**
+         * Routes {@code method} on {@code path} to {@code handler}; method {@code *} matches any.
+         * {@code path} is one of:
+         * <ul>
+         *   <li>an exact path, {@code /about};</li>
+         *   <li>a template, whose segments may be variables: {@code {name}} matches one non-empty
+         *       segment, and {@code {name...}}, only last, matches the rest of the path, slashes
+         *       and all (possibly empty: {@code /files/{path...}} matches {@code /files/} but not
+         *       {@code /files}). The handler reads what they captured from
+         *       {@link Request#pathParameters()}. A variable is a whole segment; names are letters,
+         *       digits, {@code _} and {@code -};</li>
+         *   <li>a prefix, ending in {@code /*}: every path under it ({@code /static/*} matches
+         *       {@code /static/} and {@code /static/a/b}, not {@code /static}); a template may end
+         *       in one too ({@code /users/{id}/*}).</li>
+         * </ul>
+         * Two routes that match the same paths (the same but for their variables' names, or a
+         * prefix and a rest at the same place) are refused, as is a route given twice.
+         *
+         * @throws IllegalArgumentException for a malformed path or a route given twice
+         */
         public Builder route(String method, String path, Handler handler) {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(handler, "handler");
             if (!path.startsWith("/")) throw new IllegalArgumentException("a route path starts with '/': " + path);
-            boolean prefix = path.endsWith("/*");
-            String key = prefix ? path.substring(0, path.length() - 1) : path;
-            Map<String, Handler> byMethod = (prefix ? prefixes : exact).computeIfAbsent(key, k -> new LinkedHashMap<>());
+            Map<String, Handler> byMethod;
+            if (PathTemplates.isTemplate(path)) {
+                String shape = PathTemplates.shape(path);
+                String earlier = templatePatterns.putIfAbsent(shape, path);
+                if (earlier != null && !earlier.equals(path)) {
+                    throw new IllegalArgumentException("routes " + earlier + " and " + path + " match the same paths");
+                }
+                byMethod = templates.computeIfAbsent(shape, k -> new LinkedHashMap<>());
+            } else {
+                byMethod = exact.computeIfAbsent(path, k -> new LinkedHashMap<>());
+            }
             if (byMethod.putIfAbsent(method, handler) != null) {
                 throw new IllegalArgumentException("route defined twice: " + method + " " + path);
             }
@@ -278,10 +315,16 @@ public final class Router implements Handler {
         public Router build() {
             Map<String, Route> exactRoutes = new LinkedHashMap<>();
             exact.forEach((path, methods) -> exactRoutes.put(path, new Route(path, Map.copyOf(methods))));
-            List<Route> prefixRoutes = new ArrayList<>();
-            prefixes.forEach((path, methods) -> prefixRoutes.add(new Route(path, Map.copyOf(methods))));
-            prefixRoutes.sort((a, b) -> Integer.compare(b.pattern.length(), a.pattern.length()));
-            return new Router(Map.copyOf(exactRoutes), List.copyOf(prefixRoutes), fallback);
+            List<Route> templateRoutes = new ArrayList<>();
+            PathTemplates.Builder<Route> tree = new PathTemplates.Builder<>();
+            templates.forEach((shape, methods) -> {
+                String pattern = templatePatterns.get(shape);
+                Route route = new Route(pattern, Map.copyOf(methods));
+                templateRoutes.add(route);
+                tree.add(pattern, route);
+            });
+            return new Router(Map.copyOf(exactRoutes), templateRoutes.isEmpty() ? null : tree.build(), List.copyOf(templateRoutes),
+                    fallback);
         }
     }
 }

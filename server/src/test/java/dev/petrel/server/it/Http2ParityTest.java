@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 class Http2ParityTest {
     /** Headers whose values must match; the framing ones (content-length, transfer-encoding, connection) differ by design. */
     private static final List<String> COMPARED = List.of("content-type", "content-range", "accept-ranges", "etag",
-            "last-modified", "allow", "x-test", "cache-control", "vary");
+            "last-modified", "allow", "x-test", "cache-control", "vary", "access-control-allow-origin",
+            "access-control-allow-methods", "access-control-expose-headers");
 
     @TempDir
     static Path dir;
@@ -74,6 +75,17 @@ class Http2ParityTest {
                 new Case(500, "/fail-before-commit"),
                 new Case(405, "-X", "DELETE", "/text"),
                 new Case(400, "--path-as-is", "/bad%zzpath"),
+                new Case(200, "/users/42"),
+                new Case(200, "/users/me"),
+                new Case(200, "/users/7/posts/hello%20world"),
+                new Case(400, "/users/abc"),
+                new Case(404, "/users/"),
+                new Case(200, "/tree/a/b/c.txt"),
+                new Case(405, "-X", "DELETE", "/users/42"),
+                new Case(204, "-X", "OPTIONS", "-H", "Origin: https://app.example.com", "-H", "Access-Control-Request-Method: PUT",
+                        "/cors"),
+                new Case(200, "-X", "PUT", "-H", "Origin: https://app.example.com", "/cors"),
+                new Case(403, "-H", "Origin: https://evil.example", "/cors"),
                 new Case(200, "/hello.txt"),
                 new Case(206, "-H", "Range: bytes=10-99", "/hello.txt"),
                 new Case(416, "-H", "Range: bytes=100000-", "/hello.txt"),

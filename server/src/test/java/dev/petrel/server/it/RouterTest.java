@@ -23,6 +23,31 @@ class RouterTest {
     }
 
     @TransportTest
+    void templatesCaptureWhatTheHandlerReadsAndNothingOutlivesItsRequest(Transport kind) throws Exception {
+        Handler app = TestApp.routes()
+                .get("/exact", (req, res) -> res.send("exact " + req.pathParameters().asMap()))
+                .build();
+        try (Server server = TestServers.start(kind, app); RawClient client = RawClient.connect(server)) {
+            assertThat(client.send(Requests.get("/users/42")).read().text()).isEqualTo("user 42");
+            assertThat(client.send(Requests.get("/users/me")).read().text()).isEqualTo("me");
+            assertThat(client.send(Requests.get("/users/7/posts/hello%20world")).read().text()).isEqualTo("user 7 post hello world");
+            assertThat(client.send(Requests.get("/tree/a/b/c.txt")).read().text()).isEqualTo("tree [a/b/c.txt]");
+            assertThat(client.send(Requests.get("/tree/")).read().text()).isEqualTo("tree []");
+            // the same connection, an exact route: the last request's captures are gone
+            assertThat(client.send(Requests.get("/exact")).read().text()).isEqualTo("exact {}");
+
+            RawResponse notANumber = client.send(Requests.get("/users/abc")).read();
+            assertThat(notANumber.status()).isEqualTo(400);
+            assertThat(notANumber.text()).doesNotContain("abc");
+            assertThat(client.send(Requests.get("/users/")).read().status()).isEqualTo(404);
+            RawResponse delete = client.send("DELETE /users/42 HTTP/1.1\r\nHost: test\r\n\r\n").read();
+            assertThat(delete.status()).isEqualTo(405);
+            assertThat(delete.header("Allow")).isEqualTo("GET, HEAD, OPTIONS");
+            assertThat(client.send(Requests.get("/users/1")).read().text()).as("the connection is kept").isEqualTo("user 1");
+        }
+    }
+
+    @TransportTest
     void unknownPathIs404(Transport kind) throws Exception {
         try (Server server = TestServers.start(kind, app()); RawClient client = RawClient.connect(server)) {
             RawResponse response = client.send(Requests.get("/nope")).read();

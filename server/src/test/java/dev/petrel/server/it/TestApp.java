@@ -1,5 +1,6 @@
 package dev.petrel.server.it;
 
+import dev.petrel.server.Cors;
 import dev.petrel.server.Handler;
 import dev.petrel.server.HttpStatusException;
 import dev.petrel.server.Router;
@@ -28,6 +29,15 @@ final class TestApp {
                     res.send(req.bodyBytes());
                 })
                 .route("*", "/ignore", (req, res) -> res.send("ignored"))
+                // path templates: a literal wins over a variable; a value that is no number is a 400
+                .get("/users/{id}", (req, res) -> res.send("user " + req.pathParameters().getLong("id")))
+                .get("/users/me", (req, res) -> res.send("me"))
+                .get("/users/{id}/posts/{post}", (req, res) -> res.send("user " + req.pathParameter("id") + " post "
+                        + req.pathParameter("post")))
+                .get("/tree/{path...}", (req, res) -> res.send("tree [" + req.pathParameter("path") + "]"))
+                // CORS for one route (any method, so that the preflight's OPTIONS reaches it)
+                .route("*", "/cors", Cors.builder().allowOrigins("https://app.example.com").allowMethods("PUT")
+                        .exposeHeaders("X-Test").wrap((req, res) -> res.header("X-Test", "1").send("cors " + req.method())))
                 // GET /stream?N: N bytes of the pattern in pieces of 100, length not declared
                 .get("/stream", (req, res) -> stream(res.body(), Integer.parseInt(req.query())))
                 // GET /stream-length?N: the same with the length declared first

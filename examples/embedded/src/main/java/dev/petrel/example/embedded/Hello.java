@@ -7,7 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * An embedded Petrel server: a {@link Router} with two routes on a virtual-thread transport.
+ * An embedded Petrel server: a {@link Router} with a few routes, one a path template, on a
+ * virtual-thread transport.
  * Built against {@code dev.petrel:petrel-server} by its Maven coordinates (see this folder's
  * {@code pom.xml}); run {@code java -jar target/hello-embedded.jar [PORT]}, then
  * {@code curl 'http://127.0.0.1:8081/hello?name=Ada'}.
@@ -29,6 +30,8 @@ public final class Hello {
                         .get("/fail", (request, response) -> {
                             throw new IllegalStateException("a bug in the handler"); // logged by Petrel, answered 500
                         })
+                        .get("/users/{id}", (request, response) ->  // a path template: /users/42, not /users/ada (400)
+                                response.send("User " + request.pathParameters().getLong("id") + "\n"))
                         .post("/upper", (request, response) ->
                                 response.send(new String(request.bodyBytes(), StandardCharsets.UTF_8).toUpperCase()))
                         .build())

@@ -3,6 +3,7 @@ package dev.petrel.server.engine.exchange;
 import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HttpVersion;
 import dev.petrel.http.RequestHead;
+import dev.petrel.server.PathParameters;
 import dev.petrel.server.Request;
 import dev.petrel.server.TlsDetails;
 import dev.petrel.server.engine.connection.RequestOrigin;
@@ -18,6 +19,7 @@ import java.util.Map;
  */
 public final class ExchangeRequest implements Request {
     private final BodySource body;
+    private final PathParameters pathParameters = new PathParameters(); // re-armed by each router that routes the request
     private RequestHead head;
     private RequestOrigin origin;
 
@@ -119,6 +121,11 @@ public final class ExchangeRequest implements Request {
     @Override
     public TlsDetails tls() {
         return origin.tls();
+    }
+
+    @Override
+    public PathParameters pathParameters() {
+        return pathParameters;
     }
 
     @Override
