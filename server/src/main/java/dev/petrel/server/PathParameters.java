@@ -68,7 +68,7 @@ public final class PathParameters {
         try {
             return parser.apply(value);
         } catch (RuntimeException e) {
-            throw new HttpStatusException(400, "Bad Request: path parameter " + name + " is not valid");
+            throw new HttpStatusException(400, "path parameter " + name + " is not valid");
         }
     }
 
