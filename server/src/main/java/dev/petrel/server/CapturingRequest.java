@@ -2,6 +2,7 @@ package dev.petrel.server;
 
 import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HttpVersion;
+import dev.petrel.http.MultipartLimits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -114,6 +115,11 @@ final class CapturingRequest implements Request {
     @Override
     public Map<String, List<String>> formParameters() throws IOException {
         return request.formParameters();
+    }
+
+    @Override
+    public MultipartForm multipart(MultipartLimits limits) throws IOException {
+        return request.multipart(limits); // the server's request removes the files when the exchange ends
     }
 
     @Override

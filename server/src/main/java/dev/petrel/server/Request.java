@@ -2,6 +2,7 @@ package dev.petrel.server;
 
 import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HttpVersion;
+import dev.petrel.http.MultipartLimits;
 import dev.petrel.server.config.AjpConfig;
 import java.io.IOException;
 import java.io.InputStream;
@@ -105,6 +106,22 @@ public interface Request {
         String type = header("Content-Type");
         if (type == null || !FormDecoder.isForm(type)) return Map.of();
         return FormDecoder.decode(new String(bodyBytes(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The body as a {@code multipart/form-data} form (file uploads, {@code curl -F}), read whole
+     * within {@link MultipartLimits#DEFAULT}'s generous limits, large parts in temporary files
+     * removed when the exchange ends. See {@link MultipartForm} for what is refused, and how.
+     *
+     * @throws HttpStatusException 415 for another body, 400 for a malformed one, 413 past a limit
+     */
+    default MultipartForm multipart() throws IOException {
+        return multipart(MultipartLimits.DEFAULT);
+    }
+
+    /** As {@link #multipart()}, within {@code limits}. */
+    default MultipartForm multipart(MultipartLimits limits) throws IOException {
+        return MultipartForm.read(this, limits);
     }
 
     /**

@@ -29,6 +29,8 @@ import java.util.Map;
  *   <li>{@code GET /}: {@code HelloWorld}, 10 bytes of {@code text/plain;charset=UTF-8}, the app of the latency comparison;</li>
  *   <li>{@code GET /date}: a small HTML page with the current date and time, the JSP of the connector comparison;</li>
  *   <li>{@code POST /echo}: the request body back, with its content type;</li>
+ *   <li>{@code POST /upload}: a {@code multipart/form-data} form (the page {@code /upload.html}, or
+ *       {@code curl -F}) answered with each part's name, size and SHA-256 (see {@link UploadSummary});</li>
  *   <li>{@code /ws/echo}: a WebSocket that sends every message back, text as text and binary as
  *       binary, up to 32 MiB (Autobahn's test suite sends 16 MiB);</li>
  *   <li>{@code /ws/chat}: the chat room of the page {@code /chat.html} (see {@link ChatRoom});</li>
@@ -56,6 +58,7 @@ public final class DemoSite {
                 .get("/", Handler.nonBlocking(DemoSite::hello))
                 .get("/date", Handler.nonBlocking((request, response) -> date(response, dates)))
                 .post("/echo", DemoSite::echo)
+                .post("/upload", new UploadSummary())
                 .websocket("/ws/echo", ECHO_LIMITS, DemoSite::echoMessage)
                 .websocket("/ws/chat", CHAT_LIMITS, new ChatRoom())
                 .fallback(files)

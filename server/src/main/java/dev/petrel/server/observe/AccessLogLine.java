@@ -134,20 +134,6 @@ final class AccessLogLine {
     }
 
     private static StringBuilder field(StringBuilder json, String name, String value) {
-        json.append('"').append(name).append("\":");
-        if (value == null) return json.append("null");
-        json.append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> json.append("\\\"");
-                case '\\' -> json.append("\\\\");
-                default -> {
-                    if (c < 0x20 || c == 0x7f) json.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    else json.append(c);
-                }
-            }
-        }
-        return json.append('"');
+        return JsonStrings.append(json.append('"').append(name).append("\":"), value);
     }
 }

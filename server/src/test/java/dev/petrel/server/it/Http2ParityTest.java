@@ -86,6 +86,8 @@ class Http2ParityTest {
                         "/cors"),
                 new Case(200, "-X", "PUT", "-H", "Origin: https://app.example.com", "/cors"),
                 new Case(403, "-H", "Origin: https://evil.example", "/cors"),
+                new Case(200, "-F", "title=hello", "-F", "file=@" + upload + ";type=application/octet-stream", "/upload"),
+                new Case(415, "--data-binary", "plain", "/upload"),
                 new Case(200, "/hello.txt"),
                 new Case(206, "-H", "Range: bytes=10-99", "/hello.txt"),
                 new Case(416, "-H", "Range: bytes=100000-", "/hello.txt"),

@@ -1,6 +1,7 @@
 package dev.petrel.server.it;
 
 import dev.petrel.server.Cors;
+import dev.petrel.server.FormPart;
 import dev.petrel.server.Handler;
 import dev.petrel.server.HttpStatusException;
 import dev.petrel.server.Router;
@@ -35,6 +36,15 @@ final class TestApp {
                 .get("/users/{id}/posts/{post}", (req, res) -> res.send("user " + req.pathParameter("id") + " post "
                         + req.pathParameter("post")))
                 .get("/tree/{path...}", (req, res) -> res.send("tree [" + req.pathParameter("path") + "]"))
+                // multipart/form-data: one line per part, its name, file name, size, SHA-256 and whether it went to a file
+                .post("/upload", (req, res) -> {
+                    StringBuilder answer = new StringBuilder();
+                    for (FormPart part : req.multipart().parts()) {
+                        answer.append(part.name()).append(' ').append(part.filename()).append(' ').append(part.size()).append(' ')
+                                .append(sha256(part.bytes())).append(part.inFile() ? " file" : " memory").append('\n');
+                    }
+                    res.send(answer.toString());
+                })
                 // CORS for one route (any method, so that the preflight's OPTIONS reaches it)
                 .route("*", "/cors", Cors.builder().allowOrigins("https://app.example.com").allowMethods("PUT")
                         .exposeHeaders("X-Test").wrap((req, res) -> res.header("X-Test", "1").send("cors " + req.method())))
@@ -70,5 +80,14 @@ final class TestApp {
     static void stream(OutputStream out, int n) throws java.io.IOException {
         byte[] all = Requests.pattern(n).getBytes(StandardCharsets.US_ASCII);
         for (int off = 0; off < n; off += 100) out.write(all, off, Math.min(100, n - off));
+    }
+
+    /** The SHA-256 of {@code bytes}, in lower-case hex. */
+    static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
     }
 }

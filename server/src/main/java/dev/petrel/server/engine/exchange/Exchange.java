@@ -71,13 +71,17 @@ public final class Exchange {
      * @throws IOException when the response could not be written: the client is gone
      */
     public boolean run(Handler handler) throws IOException {
-        if (observer == ExchangeObserver.NONE) return runHandler(handler);
-        long start = System.nanoTime();
-        observer.started();
         try {
-            return runHandler(handler);
+            if (observer == ExchangeObserver.NONE) return runHandler(handler);
+            long start = System.nanoTime();
+            observer.started();
+            try {
+                return runHandler(handler);
+            } finally {
+                observer.finished(request, response, start); // whatever the outcome, with the status and bytes it had
+            }
         } finally {
-            observer.finished(request, response, start); // whatever the outcome, with the status and bytes it had
+            request.end(); // what the handler left open (an upload's temporary files)
         }
     }
 

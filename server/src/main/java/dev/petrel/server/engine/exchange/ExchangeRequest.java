@@ -2,13 +2,18 @@ package dev.petrel.server.engine.exchange;
 
 import dev.petrel.http.HeaderFields;
 import dev.petrel.http.HttpVersion;
+import dev.petrel.http.MultipartLimits;
 import dev.petrel.http.RequestHead;
+import dev.petrel.server.MultipartForm;
 import dev.petrel.server.PathParameters;
 import dev.petrel.server.Request;
 import dev.petrel.server.TlsDetails;
 import dev.petrel.server.engine.connection.RequestOrigin;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,6 +25,7 @@ import java.util.Map;
 public final class ExchangeRequest implements Request {
     private final BodySource body;
     private final PathParameters pathParameters = new PathParameters(); // re-armed by each router that routes the request
+    private List<MultipartForm> forms; // read by the handler, closed when the exchange ends; null while none
     private RequestHead head;
     private RequestOrigin origin;
 
@@ -121,6 +127,27 @@ public final class ExchangeRequest implements Request {
     @Override
     public TlsDetails tls() {
         return origin.tls();
+    }
+
+    /** Reads the form, and closes it when the exchange ends (its temporary files go then) if the handler did not. */
+    @Override
+    public MultipartForm multipart(MultipartLimits limits) throws IOException {
+        MultipartForm form = MultipartForm.read(this, limits);
+        synchronized (this) { // a detached response's thread may read it
+            if (forms == null) forms = new ArrayList<>(1);
+            forms.add(form);
+        }
+        return form;
+    }
+
+    /** The exchange has ended: what the handler opened and left goes (the forms' temporary files). */
+    public void end() {
+        List<MultipartForm> opened;
+        synchronized (this) {
+            opened = forms;
+            forms = null;
+        }
+        if (opened != null) opened.forEach(MultipartForm::close);
     }
 
     @Override
