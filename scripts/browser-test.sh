@@ -4,7 +4,9 @@
 # over wss on the HTTPS one with Chromium's HTTP/2 off (an HTTP/1.1 upgrade), and over wss on an
 # HTTP/2 connection (RFC 8441's extended CONNECT, the way Chromium opens a WebSocket where it already
 # holds an HTTP/2 connection whose SETTINGS allow it). The server's access log tells which way each
-# session came: a "GET /ws/chat HTTP/1.1" 101 line or a "CONNECT /ws/chat HTTP/2..." 101 one.
+# session came: a "GET /ws/chat HTTP/1.1" 101 line or a "CONNECT /ws/chat HTTP/2..." 101 one. Then it
+# uploads a field and two files through the demo's form (/upload.html, scripts/browser_upload.py) over
+# http, https with HTTP/2 off, and h2, each answer checked against the files' sizes and SHA-256.
 # Exits non-zero when any run fails or a session came the wrong way.
 #   scripts/browser-test.sh
 # Environment: PETREL_BROWSER_PORT, the first of the two ports it uses (default 18650).
@@ -71,4 +73,14 @@ run "https://127.0.0.1:$https_port/chat.html"
 expect_sessions "CONNECT /ws/chat HTTP/2" 2 "wss on Chromium's HTTP/2 connection" || status=1
 [ "$(sessions "GET /ws/chat HTTP/1.1")" -eq 4 ] || { echo "browser test: the HTTP/2 run upgraded over HTTP/1.1 too" >&2; status=1; }
 [ $status = 0 ] && echo "browser test: the chat over ws and wss on HTTP/1.1 ($(sessions "GET /ws/chat HTTP/1.1") sessions) and over wss on HTTP/2 by extended CONNECT ($(sessions "CONNECT /ws/chat HTTP/2") sessions)"
+
+# The upload form (/upload.html, multipart/form-data): over http, over https with HTTP/2 off, and over h2.
+upload() { timeout 120 "$out/venv/bin/python" "$here/scripts/browser_upload.py" "$@" || status=1; }
+upload "http://127.0.0.1:$port/upload.html"
+upload "https://127.0.0.1:$https_port/upload.html" --http1
+upload "https://127.0.0.1:$https_port/upload.html"
+posts() { grep -c -E "\"POST /upload $1[^\"]*\" 200 " "$access" 2>/dev/null || true; }
+for _ in $(seq 1 50); do [ "$(posts HTTP/2)" -ge 1 ] && break; sleep 0.1; done
+[ "$(posts HTTP/1.1)" -ge 2 ] && [ "$(posts HTTP/2)" -ge 1 ] \
+  || { echo "browser test: the access log has $(posts HTTP/1.1) uploads over HTTP/1.1 (2 expected) and $(posts HTTP/2) over HTTP/2 (1)" >&2; status=1; }
 exit $status
