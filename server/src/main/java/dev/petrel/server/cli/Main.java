@@ -3,6 +3,7 @@ package dev.petrel.server.cli;
 import dev.petrel.server.config.AjpConfig;
 import dev.petrel.server.Handler;
 import dev.petrel.server.Server;
+import dev.petrel.server.VirtualHosts;
 import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.config.TlsConfigException;
 import dev.petrel.server.Version;
@@ -109,6 +110,22 @@ public final class Main {
             StaticFiles files = new StaticFiles(root);
             for (Map.Entry<String, String> rule : options.cacheControl().entrySet()) files = files.cacheControl(rule.getKey(), rule.getValue());
             Handler app = demo ? DemoSite.handler(files, InstantSource.system()) : files;
+            if (!options.vhosts().isEmpty()) {
+                VirtualHosts.Builder hosts = VirtualHosts.builder().fallback(app);
+                for (Map.Entry<String, Path> vhost : options.vhosts().entrySet()) {
+                    if (!Files.isDirectory(vhost.getValue())) {
+                        err.println("petrel: " + given.of("vhost") + " " + vhost.getKey() + "=" + vhost.getValue() + ": not a folder");
+                        return 2;
+                    }
+                    StaticFiles hostFiles = new StaticFiles(vhost.getValue());
+                    for (Map.Entry<String, String> rule : options.cacheControl().entrySet()) {
+                        hostFiles = hostFiles.cacheControl(rule.getKey(), rule.getValue());
+                    }
+                    hosts.host(vhost.getKey(), hostFiles);
+                }
+                app = hosts.build();
+                site += ", " + options.vhosts().size() + " virtual host" + (options.vhosts().size() == 1 ? "" : "s");
+            }
             if (options.gzip()) app = Compression.gzip(app);
             Server.Builder builder = Server.builder()
                     .transport(options.transport())

@@ -12,6 +12,7 @@ import static dev.petrel.server.cli.OptionValue.text;
 import static dev.petrel.server.cli.OptionValue.wholeNumber;
 
 import dev.petrel.ajp.AjpPackets;
+import dev.petrel.server.VirtualHosts;
 import dev.petrel.server.config.AccessLog;
 import dev.petrel.server.config.Http2Config;
 import dev.petrel.server.config.ServerConfig;
@@ -19,6 +20,7 @@ import dev.petrel.server.config.TlsConfig;
 import dev.petrel.server.config.TransportKind;
 import dev.petrel.server.config.TrustedProxies;
 import java.nio.file.FileSystems;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,6 +69,11 @@ final class ServeOptionTable {
                             (s, v) -> s.cacheControl.put(v.getKey(), v.getValue())).repeated()
                             .help("Cache-Control for the static files whose path matches GLOB, e.g."
                                     + " 'assets/**=max-age=31536000, immutable' (repeatable; the first match wins)"),
+                    option("vhost", OptionValue.of("NAME=DIR", ServeOptionTable::virtualHost),
+                            (s, v) -> s.vhosts.put(v.getKey(), v.getValue())).repeated()
+                            .help("serve the static files of DIR to requests for host NAME (its Host or :authority, e.g."
+                                    + " shop.example.com, or *.example.com for its subdomains); every other host gets the"
+                                    + " site of --root (repeatable)"),
                     flag("gzip", OptionValue.flag(), s -> s.gzip = true)
                             .help("gzip text, JSON, JavaScript, XML and SVG responses of 1 KiB or more for clients that"
                                     + " accept it (precompressed .br/.gz files beside the originals are served as they are)"),
@@ -300,6 +307,20 @@ final class ServeOptionTable {
     }
 
     /** {@code GLOB=VALUE}, the glob checked now so that a mistake is told at start, naming the option. */
+    private static Map.Entry<String, Path> virtualHost(String value, String subject) throws UsageException {
+        int split = value.indexOf('=');
+        if (split <= 0 || split == value.length() - 1) {
+            throw new UsageException(subject + " takes NAME=DIR, e.g. shop.example.com=/srv/shop, not '" + value + "'");
+        }
+        String name = value.substring(0, split);
+        try {
+            VirtualHosts.builder().host(name, (request, response) -> { }); // the rules a name must follow, in one place
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(subject + ": " + e.getMessage());
+        }
+        return Map.entry(name, Path.of(value.substring(split + 1)));
+    }
+
     private static Map.Entry<String, String> cacheRule(String rule, String subject) throws UsageException {
         int split = rule.indexOf('=');
         if (split <= 0 || split == rule.length() - 1) {

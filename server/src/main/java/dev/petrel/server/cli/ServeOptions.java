@@ -32,6 +32,8 @@ import java.util.Map;
  * @param logLevel the lowest level logged: error, warn, info, debug or trace; null to leave the
  *        logging configuration as it is
  * @param cacheControl {@code Cache-Control} values by glob of a static file's path, in the order given
+ * @param vhosts a folder of static files per host name ({@code --vhost NAME=DIR}), in the order given;
+ *        every other host gets the site of {@code root}
  * @param gzip whether responses of compressible types are gzipped for clients that accept it
  * @param adminHost the admin listener's address
  * @param adminPort the admin listener's port ({@code /health}, {@code /metrics}), or -1 for none
@@ -40,7 +42,7 @@ import java.util.Map;
 record ServeOptions(List<ListenUrl> listeners, Path root, TransportKind transport, int maxConnections,
                     Duration queueTimeout, Duration shutdownGrace, HttpsOptions https, AjpOptions ajp,
                     ServerConfig config, boolean proxyProtocol, List<String> trustedProxies, AccessLog accessLog,
-                    boolean demo, String logLevel, Map<String, String> cacheControl, boolean gzip,
+                    boolean demo, String logLevel, Map<String, String> cacheControl, Map<String, Path> vhosts, boolean gzip,
                     String adminHost, int adminPort, Http2Config http2) {
     /** {@code petrel serve --help}: made from {@link ServeOptionTable}. */
     static final String HELP = ServeHelp.render(ServeOptionTable.GROUPS);

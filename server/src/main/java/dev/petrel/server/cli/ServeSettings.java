@@ -63,6 +63,7 @@ final class ServeSettings {
     final List<String> trustedProxies = new ArrayList<>();
     boolean proxyProtocol;
     final Map<String, String> cacheControl = new LinkedHashMap<>();
+    final Map<String, Path> vhosts = new LinkedHashMap<>();
     boolean gzip;
     boolean demo;
     boolean https;
@@ -164,7 +165,8 @@ final class ServeSettings {
         if (accessLog != null && accessLog.isBlank()) throw new UsageException(places.of("access-log") + " needs a file, or - for standard output");
         return new ServeOptions(List.copyOf(listeners), root, transport, maxConnections, queueTimeout, shutdownGrace,
                 servesHttps ? httpsOptions(listeners) : null, servesAjp ? ajpOptions(listeners) : null, limits(), proxyProtocol,
-                List.copyOf(trustedProxies), accessLog(), demo, logLevel, Collections.unmodifiableMap(cacheControl), gzip,
+                List.copyOf(trustedProxies), accessLog(), demo, logLevel, Collections.unmodifiableMap(cacheControl),
+                Collections.unmodifiableMap(new LinkedHashMap<>(vhosts)), gzip,
                 adminHost != null ? adminHost : DEFAULT_ADMIN_HOST, adminPort, noHttp2 ? Http2Config.DISABLED : http2.withClearText(h2c));
     }
 

@@ -71,6 +71,12 @@ class MainTest {
     }
 
     @Test
+    void rejectsAVhostWhoseFolderIsMissing() {
+        assertThat(run("serve", "--port", "0", "--vhost", "shop.example.com=/no/such/folder")).isEqualTo(2);
+        assertThat(err()).contains("--vhost shop.example.com=/no/such/folder: not a folder");
+    }
+
+    @Test
     void aRootFromTheConfigFileIsNamedByItsKey(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("petrel.properties"), "root=/no/such/folder\n");
         assertThat(run("serve", "--port", "0", "--config", file.toString())).isEqualTo(2);

@@ -180,6 +180,17 @@ class ServeOptionsTest {
     }
 
     @Test
+    void vhostOptions() throws UsageException {
+        assertThat(parse().vhosts()).isEmpty();
+        assertThat(parse("--vhost", "shop.example.com=/srv/shop", "--vhost=*.example.com=/srv/any").vhosts())
+                .containsExactly(java.util.Map.entry("shop.example.com", java.nio.file.Path.of("/srv/shop")),
+                        java.util.Map.entry("*.example.com", java.nio.file.Path.of("/srv/any")));
+        assertThatThrownBy(() -> parse("--vhost", "shop.example.com")).hasMessageStartingWith("--vhost takes NAME=DIR");
+        assertThatThrownBy(() -> parse("--vhost", "shop.example.com:8080=/srv")).hasMessageStartingWith("--vhost: a host is a name")
+                .hasMessageContaining("without a port");
+    }
+
+    @Test
     void everyTimeoutAndLimitHasAnOption() throws UsageException {
         ServeOptions options = parse("--header-timeout", "5", "--idle-timeout=60", "--body-read-timeout", "7", "--write-timeout", "8",
                 "--max-requests-per-connection", "500", "--max-drain-bytes", "1024", "--response-buffer-size", "32768",

@@ -159,9 +159,13 @@ class ServeProcessTest {
     }
 
     private static String get(int port, String target) throws IOException {
+        return get(port, target, "localhost");
+    }
+
+    private static String get(int port, String target, String host) throws IOException {
         try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
             socket.setSoTimeout(5000);
-            socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
@@ -226,6 +230,33 @@ class ServeProcessTest {
                 process.waitFor(20, TimeUnit.SECONDS);
                 process.destroyForcibly();
             }
+        }
+    }
+
+    @Test
+    void aVhostServesItsFolderToItsHostAndEveryOtherHostGetsTheRoot() throws Exception {
+        Path main = Files.createDirectory(dir.resolve("main-site"));
+        Files.writeString(main.resolve("index.html"), "main\n");
+        Path shop = Files.createDirectory(dir.resolve("shop-site"));
+        Files.writeString(shop.resolve("index.html"), "shop\n");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Pattern readyHttp = Pattern.compile("ready: .*http://127\\.0\\.0\\.1:(\\d+)/");
+        Path log = dir.resolve("serve-vhost.log");
+        Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"), "dev.petrel.server.cli.Main",
+                "serve", "--port", "0", "--root", main.toString(), "--vhost", "shop.example.com=" + shop)
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            await("the ready line", () -> readyHttp.matcher(read(log)).find());
+            Matcher ready = readyHttp.matcher(read(log));
+            assertThat(ready.find()).isTrue();
+            int port = Integer.parseInt(ready.group(1));
+            assertThat(read(log)).contains("1 virtual host");
+            assertThat(get(port, "/", "shop.example.com:" + port)).startsWith("HTTP/1.1 200").endsWith("shop\n");
+            assertThat(get(port, "/", "localhost")).startsWith("HTTP/1.1 200").endsWith("main\n");
+        } finally {
+            process.destroy();
+            process.waitFor(20, TimeUnit.SECONDS);
+            process.destroyForcibly();
         }
     }
 
