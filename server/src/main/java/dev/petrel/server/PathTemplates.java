@@ -50,7 +50,8 @@ final class PathTemplates<R> {
 
     /** The route matching {@code path}, its captures recorded in {@code into}; {@code null} when none does. */
     R match(String path, PathParameters into) {
-        return match(root, path, 1, into); // every path starts with '/'
+        if (path.isEmpty() || path.charAt(0) != '/') return null; // a CONNECT's authority, say: no route's path
+        return match(root, path, 1, into);
     }
 
     private R match(Node<R> node, String path, int start, PathParameters into) {

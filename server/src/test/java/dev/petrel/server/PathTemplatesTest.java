@@ -89,6 +89,8 @@ class PathTemplatesTest {
         assertThat(match(t, "/files")).isEqualTo(Map.entry("/*", Map.of()));
         assertThat(match(t, "/users/7/avatar.png")).isEqualTo(Map.entry("/users/{id}/*", Map.of("id", "7")));
         assertThat(match(t, "/users/7")).isEqualTo(Map.entry("/*", Map.of()));
+        assertThat(match(t, "example.com:443")).as("a CONNECT's authority is no path").isNull();
+        assertThat(match(t, "")).isNull();
     }
 
     @Test
