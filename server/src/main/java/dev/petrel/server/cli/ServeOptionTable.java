@@ -308,31 +308,32 @@ final class ServeOptionTable {
 
     /** {@code GLOB=VALUE}, the glob checked now so that a mistake is told at start, naming the option. */
     private static Map.Entry<String, Path> virtualHost(String value, String subject) throws UsageException {
-        int split = value.indexOf('=');
-        if (split <= 0 || split == value.length() - 1) {
-            throw new UsageException(subject + " takes NAME=DIR, e.g. shop.example.com=/srv/shop, not '" + value + "'");
-        }
-        String name = value.substring(0, split);
+        Map.Entry<String, String> split = splitAtEquals(value, subject, "NAME=DIR", "shop.example.com=/srv/shop");
         try {
-            VirtualHosts.builder().host(name, (request, response) -> { }); // the rules a name must follow, in one place
+            VirtualHosts.builder().host(split.getKey(), (request, response) -> { }); // the rules a name must follow, in one place
         } catch (IllegalArgumentException e) {
             throw new UsageException(subject + ": " + e.getMessage());
         }
-        return Map.entry(name, Path.of(value.substring(split + 1)));
+        return Map.entry(split.getKey(), Path.of(split.getValue()));
     }
 
     private static Map.Entry<String, String> cacheRule(String rule, String subject) throws UsageException {
-        int split = rule.indexOf('=');
-        if (split <= 0 || split == rule.length() - 1) {
-            throw new UsageException(subject + " takes GLOB=VALUE, e.g. 'assets/**=max-age=31536000, immutable', not '" + rule + "'");
-        }
-        String glob = rule.substring(0, split);
+        Map.Entry<String, String> split = splitAtEquals(rule, subject, "GLOB=VALUE", "'assets/**=max-age=31536000, immutable'");
         try {
-            FileSystems.getDefault().getPathMatcher("glob:" + glob);
+            FileSystems.getDefault().getPathMatcher("glob:" + split.getKey());
         } catch (IllegalArgumentException e) {
-            throw new UsageException(subject + ": '" + glob + "' is not a glob pattern (" + e.getMessage() + ")");
+            throw new UsageException(subject + ": '" + split.getKey() + "' is not a glob pattern (" + e.getMessage() + ")");
         }
-        return Map.entry(glob, rule.substring(split + 1));
+        return split;
+    }
+
+    /** {@code value} cut at its first {@code =}, neither side empty; else a usage error showing {@code form} and {@code example}. */
+    private static Map.Entry<String, String> splitAtEquals(String value, String subject, String form, String example) throws UsageException {
+        int split = value.indexOf('=');
+        if (split <= 0 || split == value.length() - 1) {
+            throw new UsageException(subject + " takes " + form + ", e.g. " + example + ", not '" + value + "'");
+        }
+        return Map.entry(value.substring(0, split), value.substring(split + 1));
     }
 
     /** The versions the server would refuse at start are refused here, naming the option. */

@@ -81,13 +81,18 @@ class TlsEndpointMemoryTest {
         TlsEndpoint server = pool == null ? new TlsEndpoint(raw, engine)
                 : new TlsEndpoint(raw, engine, unused -> { }, HandshakeLane.shared(), TlsEndpoint.Buffers.HEAP, pool);
         TlsEndpointMemoryClient client = new TlsEndpointMemoryClient(keys.clientEngine(protocol, "petrel.test"), raw, cuts);
+        handshake(server, client);
+        return new Connection(server, raw, client);
+    }
+
+    /** The handshake of {@code server} with {@code client}, the server's side on a thread of its own. */
+    private void handshake(TlsEndpoint server, TlsEndpointMemoryClient client) throws Exception {
         Future<?> handshake = threads.submit(() -> {
             server.handshake(HANDSHAKE_MILLIS);
             return null;
         });
         client.handshake();
         handshake.get(READ_MILLIS, TimeUnit.MILLISECONDS);
-        return new Connection(server, raw, client);
     }
 
     private static byte[] ascii(String text) {
@@ -349,13 +354,7 @@ class TlsEndpointMemoryTest {
         AtomicInteger freed = new AtomicInteger();
         TlsEndpoint server = new TlsEndpoint(raw, keys.serverEngine(), unused -> freed.incrementAndGet(), HandshakeLane.shared(),
                 TlsEndpoint.Buffers.HEAP, pool);
-        TlsEndpointMemoryClient client = new TlsEndpointMemoryClient(keys.clientEngine("TLSv1.3", "petrel.test"), raw, null);
-        Future<?> handshake = threads.submit(() -> {
-            server.handshake(HANDSHAKE_MILLIS);
-            return null;
-        });
-        client.handshake();
-        handshake.get(READ_MILLIS, TimeUnit.MILLISECONDS);
+        handshake(server, new TlsEndpointMemoryClient(keys.clientEngine("TLSv1.3", "petrel.test"), raw, null));
 
         server.reset();
         assertThat(freed).as("the engine, freed once").hasValue(1);
@@ -382,13 +381,7 @@ class TlsEndpointMemoryTest {
             freeing.countDown();
             awaitQuietly(freed);
         });
-        TlsEndpointMemoryClient client = new TlsEndpointMemoryClient(keys.clientEngine("TLSv1.3", "petrel.test"), raw, null);
-        Future<?> handshake = threads.submit(() -> {
-            server.handshake(HANDSHAKE_MILLIS);
-            return null;
-        });
-        client.handshake();
-        handshake.get(READ_MILLIS, TimeUnit.MILLISECONDS);
+        handshake(server, new TlsEndpointMemoryClient(keys.clientEngine("TLSv1.3", "petrel.test"), raw, null));
 
         Future<?> closer = threads.submit(server::close);
         assertThat(freeing.await(READ_MILLIS, TimeUnit.MILLISECONDS)).as("the closer is freeing the engine").isTrue();
