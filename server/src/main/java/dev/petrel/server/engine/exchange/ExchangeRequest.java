@@ -25,7 +25,7 @@ import java.util.Map;
 public final class ExchangeRequest implements Request {
     private final BodySource body;
     private final PathParameters pathParameters = new PathParameters(); // re-armed by each router that routes the request
-    private List<MultipartForm> forms; // read by the handler, closed when the exchange ends; null while none
+    private volatile List<MultipartForm> forms; // read by the handler, closed when the exchange ends; null while none
     private RequestHead head;
     private RequestOrigin origin;
 
@@ -142,7 +142,8 @@ public final class ExchangeRequest implements Request {
 
     /** The exchange has ended: what the handler opened and left goes (the forms' temporary files). */
     public void end() {
-        List<MultipartForm> opened;
+        List<MultipartForm> opened = forms;
+        if (opened == null) return; // the usual exchange, which read no form: no lock taken per request
         synchronized (this) {
             opened = forms;
             forms = null;
