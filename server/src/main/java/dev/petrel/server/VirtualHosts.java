@@ -20,7 +20,8 @@ import java.util.Objects;
  *
  * Names are compared without case, the port and a trailing dot of the host left out
  * ({@code Shop.Example.com.:8443} is {@code shop.example.com}); an exact name wins over a
- * wildcard, and a longer wildcard over a shorter one. Choosing allocates nothing.
+ * wildcard, and a longer wildcard over a shorter one. The host is compared in place, never copied
+ * or lower-cased into a new string.
  */
 public final class VirtualHosts implements Handler {
     private record Site(String name, boolean wildcard, Handler handler) {}
