@@ -67,6 +67,32 @@ class AjpTest {
         return AjpClient.connect(server.ajpAddress());
     }
 
+    /** Issue 43's handler features ride the one exchange, so AJP carries them as HTTP does: templates, uploads, CORS. */
+    @PlainHttpTransportTest
+    void pathTemplatesUploadsAndCorsWorkOverAjp(Transport transport) throws IOException {
+        start(transport, AjpConfig.withSecret(SECRET));
+        try (AjpClient client = client()) {
+            assertThat(client.send(AjpClient.request("GET", "/users/42").secret(SECRET)).text()).isEqualTo("user 42");
+            assertThat(client.send(AjpClient.request("GET", "/users/abc").secret(SECRET)).status()).isEqualTo(400);
+
+            byte[] big = new byte[100_000]; // past the memory threshold: through a temporary file
+            new java.util.Random(3).nextBytes(big);
+            java.io.ByteArrayOutputStream form = new java.io.ByteArrayOutputStream();
+            form.writeBytes("--xyz\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            form.writeBytes(big);
+            form.writeBytes("\r\n--xyz--\r\n".getBytes(StandardCharsets.US_ASCII));
+            Response upload = client.send(AjpClient.request("POST", "/upload").secret(SECRET)
+                    .header("Content-Type", "multipart/form-data; boundary=xyz").body(form.toByteArray()));
+            assertThat(upload.text()).isEqualTo("f f.bin 100000 " + TestApp.sha256(big) + " file\n");
+
+            Response cors = client.send(AjpClient.request("GET", "/cors").secret(SECRET).header("Origin", "https://app.example.com"));
+            assertThat(cors.header("Access-Control-Allow-Origin")).isEqualTo("https://app.example.com");
+            assertThat(client.send(AjpClient.request("GET", "/cors").secret(SECRET).header("Origin", "https://evil.example"))
+                    .status()).isEqualTo(403);
+        }
+    }
+
     @PlainHttpTransportTest
     void servesTheSameHandlerAsHttpWithTheFrontEndsView(Transport transport) throws IOException {
         start(transport, AjpConfig.withSecret(SECRET));
